@@ -1,0 +1,111 @@
+"""Per-step harness overhead against the bare-call floor, in real Chromium.
+
+Usage: python benchmarks/step_overhead.py [--game 01-2048] [--task 01_05] [--steps 100] [--format png]
+Last line: median_ms=… floor_ms=… ratio=…
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.async_api import async_playwright
+
+from pytest_gameworld.actions import Proposal
+from pytest_gameworld.agents import AgentReply, Observation, RunContext
+from pytest_gameworld.catalog import load_catalog
+from pytest_gameworld.runner import RunConfig, play
+from pytest_gameworld.sandbox import GameServer, GameSession, find_browser, launch_browser
+
+
+class PixelAgent:
+    """Answers at once but needs a screenshot every step; stamps the time of each call."""
+
+    interface = "generalist"
+    needs_pixels = True
+
+    def __init__(self, controls: list[str]) -> None:
+        self.controls = controls
+        self.stamps: list[float] = []
+
+    async def begin(self, ctx: RunContext) -> None:
+        pass
+
+    async def act(self, obs: Observation) -> AgentReply:
+        assert obs.screenshot
+        self.stamps.append(time.perf_counter())
+        return AgentReply(calls=[Proposal(self.controls[obs.step % len(self.controls)])])
+
+    async def close(self) -> None:
+        pass
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--game", default="01-2048")
+    ap.add_argument("--task", default="01_05")
+    ap.add_argument("--steps", type=int, default=100)
+    ap.add_argument("--format", default="png", choices=["png", "jpeg"])
+    args = ap.parse_args()
+    cat = load_catalog()
+    game = cat.games[args.game]
+    task = next(t for t in cat.tasks if t.id == args.task)
+    role = next(iter(game.roles.values()))
+    moves = [c.id for c in role.controls if c.binding.action == "press_key"]
+    key_control = next(c for c in role.controls if c.binding.action == "press_key")
+    server = GameServer(cat.root / "games")
+    async with async_playwright() as pw:
+        browser = await launch_browser(pw, find_browser(None))
+        # The harness loop, with a zero-latency agent that needs pixels.
+        session = await GameSession.open(browser, server, game, seed=1)
+        agent = PixelAgent(moves)
+        spec = cat.resolve_model("noop", {"screenshot_format": args.format})
+        with tempfile.TemporaryDirectory() as tmp:
+            cfg = RunConfig("bench", game, task.model_copy(update={"continue_on_fail": True}), spec, 1, 0,
+                            Path(tmp) / "run", Path(tmp) / "results.jsonl", cat.root / "prompts",
+                            max_steps=args.steps)
+            await play(session, agent, cfg)
+        await session.close()
+        steps_ms = [(b - a) * 1000 for a, b in zip(agent.stamps, agent.stamps[1:])]
+        # The floor: the same work as bare calls (screenshot, key down, clock, key up, getState).
+        session = await GameSession.open(browser, server, game, seed=1)
+        await session.init({"seed": 1, "level": 1})
+        key = " " if key_control.binding.key == "Space" else key_control.binding.key
+        floor_ms: list[float] = []
+        page = session.page
+        for _ in range(args.steps):
+            t0 = time.perf_counter()
+            await session.cdp.send("Page.captureScreenshot", {"format": args.format, "optimizeForSpeed": True})
+            await page.keyboard.down(key)
+            await page.clock.run_for(key_control.binding.duration_ms)
+            await page.keyboard.up(key)
+            await page.evaluate("() => window.gameAPI.getState()")
+            floor_ms.append((time.perf_counter() - t0) * 1000)
+        shot_ms = []
+        for _ in range(30):
+            t0 = time.perf_counter()
+            await session.screenshot(args.format)
+            shot_ms.append((time.perf_counter() - t0) * 1000)
+        await session.close()
+        await browser.close()
+    server.close()
+    med, p95 = statistics.median(steps_ms), pct(steps_ms, 0.95)
+    floor = statistics.median(floor_ms)
+    print(f"game={args.game} task={args.task} steps={len(steps_ms)} viewport={game.viewport.width}x{game.viewport.height}")
+    print(f"step: median {med:.1f} ms, p95 {p95:.1f} ms, {1000 / med:.1f} steps/s per worker")
+    print(f"floor (screenshot + key + clock {key_control.binding.duration_ms} ms + getState): median {floor:.1f} ms, "
+          f"p95 {pct(floor_ms, 0.95):.1f} ms; screenshot alone median {statistics.median(shot_ms):.1f} ms")
+    print(f"median_ms={med:.1f} floor_ms={floor:.1f} ratio={med / floor:.2f}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

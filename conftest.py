@@ -1,0 +1,3 @@
+"""The repository's own test configuration."""
+
+pytest_plugins = ["pytester"]

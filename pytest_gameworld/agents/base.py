@@ -1,0 +1,84 @@
+"""The agent protocol: what an agent is given each step and what it answers."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..actions import Action, Proposal, Validity
+from ..catalog import GameSpec, ModelSpec, Role, TaskSpec
+
+if TYPE_CHECKING:
+    from ..prompts import Prompt
+    from ..sandbox import GameSession
+
+
+class AgentError(RuntimeError):
+    """The agent could not answer (endpoint down after retries, timeout): the run errors."""
+
+
+@dataclass
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+
+    def add(self, other: "Usage") -> None:
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.cached_tokens += other.cached_tokens
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+
+@dataclass
+class RunContext:
+    """What an agent knows about the run it is about to play."""
+
+    game: GameSpec
+    task: TaskSpec
+    role_name: str
+    role: Role
+    model: ModelSpec
+    seed: int
+    prompt: "Prompt"
+    session: "GameSession"
+
+
+@dataclass
+class Observation:
+    """One step's input: the state (for built-ins) and, when the agent needs pixels, a screenshot."""
+
+    step: int
+    episode: int
+    state: dict[str, Any]
+    screenshot: bytes | None = None
+    image_format: str = "png"
+
+
+@dataclass
+class AgentReply:
+    """An agent's answer: the calls it proposed, its reasoning and what it cost."""
+
+    calls: list[Proposal] = field(default_factory=list)
+    text: str = ""
+    reasoning: str = ""
+    raw: Any = None
+    request: Any = None
+    usage: Usage = field(default_factory=Usage)
+    # A replayed step carries its recorded action, verdict and latency and skips parsing.
+    action: Action | None = None
+    validity: Validity | None = None
+    latency_ms: int | None = None
+
+
+class Agent(Protocol):
+    interface: str
+    needs_pixels: bool
+
+    async def begin(self, ctx: RunContext) -> None: ...
+
+    async def act(self, obs: Observation) -> AgentReply: ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,122 @@
+"""Built-in agents that need no model: random, random-cua, noop, oracle, replay."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from pathlib import Path
+from typing import Any
+
+from ..actions import Action, Proposal
+from ..catalog import Control
+from .base import AgentError, AgentReply, Observation, RunContext
+
+
+class _Builtin:
+    interface = "generalist"
+    needs_pixels = False
+
+    def __init__(self) -> None:
+        self.ctx: RunContext | None = None
+        self.rng = random.Random(0)
+
+    async def begin(self, ctx: RunContext) -> None:
+        self.ctx = ctx
+        self.rng = random.Random(f"{type(self).__name__}:{ctx.seed}")
+
+    async def close(self) -> None:
+        pass
+
+
+class NoopAgent(_Builtin):
+    """Always waits."""
+
+    async def act(self, obs: Observation) -> AgentReply:
+        return AgentReply(calls=[Proposal("wait")])
+
+
+class RandomAgent(_Builtin):
+    """Uniform over the role's registered controls, with random legal arguments (seeded)."""
+
+    def _arg(self, control: Control, name: str, kind: str, enum: list[Any] | None) -> Any:
+        if name == "cell" and control.cell_bindings:
+            return self.rng.choice(sorted(control.cell_bindings))
+        if enum:
+            return self.rng.choice(enum)
+        if kind == "integer":
+            return self.rng.randint(0, 9)
+        if kind == "number":
+            return round(self.rng.random(), 3)
+        if kind == "boolean":
+            return self.rng.random() < 0.5
+        return "".join(self.rng.choice(string.ascii_lowercase) for _ in range(5))
+
+    async def act(self, obs: Observation) -> AgentReply:
+        assert self.ctx is not None
+        control = self.rng.choice(self.ctx.role.controls)
+        args = {n: self._arg(control, n, s.type, s.enum) for n, s in control.args.items()}
+        return AgentReply(calls=[Proposal(control.id, args)])
+
+
+class RandomCuaAgent(_Builtin):
+    """Random legal low-level actions: allowed keys, and clicks where the role may click."""
+
+    interface = "cua"
+
+    async def act(self, obs: Observation) -> AgentReply:
+        assert self.ctx is not None
+        cua, vp = self.ctx.role.cua, self.ctx.game.viewport
+        options: list[tuple[str, dict[str, Any]]] = [("wait", {})]
+        options += [("press_key", {"key": "Space" if k == " " else k}) for k in cua.keys]
+        if cua.clicks:
+            options += [("click", {}), ("right_click", {})]
+        name, args = self.rng.choice(options)
+        if name in ("click", "right_click"):
+            args = {"x": self.rng.randrange(vp.width), "y": self.rng.randrange(vp.height)}
+        return AgentReply(calls=[Proposal(name, args)])
+
+
+class OracleAgent(_Builtin):
+    """The game's own expert policy (oracle.js), executed through the ordinary parser."""
+
+    async def act(self, obs: Observation) -> AgentReply:
+        assert self.ctx is not None
+        choice = await self.ctx.session.oracle_act(self.ctx.task.oracle_view(), self.ctx.role_name)
+        if not isinstance(choice, dict) or not isinstance(choice.get("control"), str):
+            return AgentReply(text=json.dumps(choice), raw=choice)
+        return AgentReply(calls=[Proposal(choice["control"], dict(choice.get("args") or {}))], raw=choice)
+
+
+class ReplayAgent(_Builtin):
+    """Re-executes a recorded trajectory (steps.jsonl): same actions, same latencies."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.steps: list[dict[str, Any]] = []
+        self.final_state: dict[str, Any] | None = None
+
+    async def begin(self, ctx: RunContext) -> None:
+        await super().begin(ctx)
+        try:
+            lines = [json.loads(line) for line in self.path.read_text().splitlines() if line.strip()]
+        except (OSError, ValueError) as exc:
+            raise AgentError(f"cannot read trajectory {self.path}: {exc}") from None
+        head = next((ln for ln in lines if ln.get("event") == "start"), {})
+        if head and (head.get("task") != ctx.task.id or head.get("game") != ctx.game.id):
+            raise AgentError(f"trajectory {self.path} is for {head.get('game')}/{head.get('task')}, "
+                             f"not {ctx.game.id}/{ctx.task.id}")
+        self.steps = [ln for ln in lines if ln.get("event") == "step"]
+        end = next((ln for ln in lines if ln.get("event") == "end"), None)
+        self.final_state = end.get("final_state") if end else None
+
+    async def act(self, obs: Observation) -> AgentReply:
+        if obs.step >= len(self.steps):
+            raise AgentError(f"trajectory {self.path} has only {len(self.steps)} steps")
+        rec = self.steps[obs.step]
+        executed = dict(rec["verdict"]["action"])
+        kind, ms = executed.pop("kind"), executed.pop("duration_ms")
+        executed["keys"] = tuple(executed.get("keys", ()))
+        return AgentReply(action=Action(kind, ms, **executed), validity=rec["verdict"]["validity"],
+                          latency_ms=rec.get("latency_ms"))

@@ -1,0 +1,213 @@
+"""The shared provider agent: screenshot → request → call with retries → proposals, memory and usage."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...actions import MOUSE_KINDS, Proposal, Verdict
+from ...catalog import ModelSpec
+from ...semantic import classify
+from ..base import AgentError, AgentReply, Observation, RunContext, Usage
+from .connection import Connection, resolve
+from .content import ContentFormat, Image, Part, blocks, encode_screenshot, scrub
+from .coords import Frame, Mode, smart_resize, to_viewport
+from .memory import Memory, Round, describe_call
+from .retry import Failure, call_with_retries
+from .tools import ToolDef, computer_use_tool, generalist_tools
+
+_POINTED = MOUSE_KINDS - {"drag"}
+
+
+@dataclass
+class Parsed:
+    """A provider response taken apart: calls in the model's coordinate space, text, reasoning, usage."""
+
+    calls: list[Proposal] = field(default_factory=list)
+    text: str = ""
+    reasoning: str = ""
+    usage: Usage = field(default_factory=Usage)
+    raw: Any = None
+    # How each call reads in the model's own words, for the Action History (defaults to name(args)).
+    described: list[str] = field(default_factory=list)
+
+
+class ProviderAgent:
+    """Common behaviour; a provider module supplies the client, the request and the response parsing."""
+
+    needs_pixels = True
+    content_format: ContentFormat = "openai_chat"
+    label = "provider"
+
+    def __init__(self, spec: ModelSpec) -> None:
+        self.spec = spec
+        self.interface = spec.interface
+        self.memory = Memory(spec.memory_rounds)
+        self.ctx: RunContext | None = None
+        self.conn: Connection | None = None
+        self.client: Any = None
+        self.pointer: tuple[int, int] | None = None  # where the last executed mouse action left the pointer
+
+    # ------------------------------------------------------------------ hooks
+
+    def make_client(self, conn: Connection) -> Any:
+        raise NotImplementedError
+
+    async def send(self, request: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def parse(self, response: Any, frame: Frame) -> Parsed:
+        raise NotImplementedError
+
+    def classify_error(self, exc: BaseException) -> Failure | None:
+        raise NotImplementedError
+
+    def coordinate_mode(self) -> Mode:
+        """The space the model's coordinates are in; native tools override it."""
+        return self.spec.coordinates
+
+    def remember_response(self, response: Any, parsed: Parsed) -> None:
+        """Keep provider state between steps (e.g. a pending computer call); nothing by default."""
+
+    async def aclose_client(self) -> None:
+        close = getattr(self.client, "close", None)
+        if close is not None:
+            result = close()
+            if asyncio.iscoroutine(result):
+                await result
+
+    # --------------------------------------------------------------- protocol
+
+    async def begin(self, ctx: RunContext) -> None:
+        self.ctx = ctx
+        self.memory.clear()
+        self.pointer = None
+        self.conn = resolve(self.spec)
+        if self.conn.problem:
+            raise AgentError(self.conn.problem)
+        self.client = self.make_client(self.conn)
+
+    async def act(self, obs: Observation) -> AgentReply:
+        ctx = self._context()
+        if obs.screenshot is None:
+            raise AgentError(f"{self.spec.name}: no screenshot in the observation")
+        image = await asyncio.to_thread(encode_screenshot, obs.screenshot, self.spec.screenshot_format,
+                                        self.spec.screenshot_width)
+        frame = self.frame(image)
+        step_text = self.step_text(obs)
+        sent_images = [*self.memory.images(), image]
+        request = self.build_request([*self.memory.parts(), step_text, image], image, frame)
+        parsed = await self._exchange(request, frame)
+        calls = [self.to_viewport(c, frame) for c in parsed.calls] if self.interface == "cua" else parsed.calls
+        verdict = self.verdict(calls, ctx)
+        self.track_pointer(verdict)
+        shown = parsed.described[0] if parsed.described else describe_call(parsed.calls[0] if parsed.calls else None)
+        self.memory.add(Round(obs.step + 1, step_text, image, parsed.reasoning, shown, _verdict_text(verdict)))
+        record = {"api": self.label, "base_url": self.conn.base_url if self.conn else None,
+                  **scrub(request, sent_images)}
+        return AgentReply(calls=calls, text=parsed.text, reasoning=parsed.reasoning, raw=_jsonable(parsed.raw),
+                          request=record, usage=parsed.usage)
+
+    async def _exchange(self, request: dict[str, Any], frame: Frame) -> Parsed:
+        """Send with timeout and retries, then take the response apart."""
+        response = await call_with_retries(
+            lambda: self.send(request), self.classify_error, what=f"{self.spec.name} ({self.label})",
+            max_retries=self.spec.max_retries, timeout_s=self.spec.timeout_s,
+            backoff_s=float(self.spec.extra.get("retry_backoff_s", 1.0)))
+        try:
+            parsed = self.parse(response, frame)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+            # A response we cannot take apart is an endpoint failure, reported like one.
+            raise AgentError(f"{self.spec.name} ({self.label}): unexpected response: {type(exc).__name__}: {exc}") \
+                from exc
+        self.remember_response(response, parsed)
+        return parsed
+
+    async def close(self) -> None:
+        if self.client is not None:
+            try:
+                await self.aclose_client()
+            finally:
+                self.client = None
+
+    # ---------------------------------------------------------------- helpers
+
+    def _context(self) -> RunContext:
+        if self.ctx is None:
+            raise AgentError(f"{self.spec.name}: act() before begin()")
+        return self.ctx
+
+    def frame(self, image: Image) -> Frame:
+        """The coordinate frame for this step's sent image."""
+        vp = self._context().game.viewport
+        size = image.size
+        factor = self.spec.extra.get("smart_resize")
+        if factor and self.coordinate_mode() == "absolute":
+            # The server's processor resizes the image before the model sees it (Qwen2.5-VL/UI-TARS).
+            size = smart_resize(image.width, image.height, int(factor))
+        return Frame.for_image((vp.width, vp.height), size, self.coordinate_mode())
+
+    def step_text(self, obs: Observation) -> str:
+        """The words before this step's screenshot; the history repeats them before each past one."""
+        return f"Step {obs.step + 1}. Screenshot:"
+
+    def tools(self, frame: Frame) -> list[ToolDef]:
+        """Generalist: one tool per control; CUA without a native tool: the computer_use function."""
+        ctx = self._context()
+        if self.interface == "generalist":
+            return generalist_tools(ctx.role)
+        if self.coordinate_mode() == "normalized_1000":
+            space = "a 0-1000 grid over the screenshot (0,0 top-left, 1000,1000 bottom-right)"
+        else:
+            space = f"pixels of the {int(frame.space_w)}x{int(frame.space_h)} screenshot"
+        return [computer_use_tool(space)]
+
+    def content(self, parts: list[Part]) -> list[dict[str, Any]]:
+        return blocks(parts, self.content_format, self.spec.extra.get("image_detail"))
+
+    def to_viewport(self, call: Proposal, frame: Frame) -> Proposal:
+        """Map a CUA call to viewport pixels; a pointer action without a point uses the pointer."""
+        mapped = to_viewport(call, frame)
+        if mapped.malformed or mapped.name not in MOUSE_KINDS:
+            return mapped
+        args = dict(mapped.args)
+        if "x" not in args and "y" not in args and "coordinate" not in args:
+            if self.pointer is not None and (mapped.name in _POINTED or "to_x" in args):
+                args["x"], args["y"] = self.pointer
+            elif mapped.name == "scroll":
+                args["x"], args["y"] = frame.centre
+        return Proposal(mapped.name, args, mapped.malformed)
+
+    def verdict(self, calls: list[Proposal], ctx: RunContext) -> Verdict:
+        """The runner's classification of the first call (pure), for memory and pointer tracking."""
+        return classify(calls, self.interface, ctx.role, ctx.game.viewport)
+
+    def track_pointer(self, verdict: Verdict) -> None:
+        action = verdict.action
+        if verdict.validity != "valid" or action.kind not in MOUSE_KINDS or action.x is None or action.y is None:
+            return
+        self.pointer = (action.to_x, action.to_y) if action.to_x is not None and action.to_y is not None \
+            else (action.x, action.y)
+
+
+def _verdict_text(verdict: Verdict) -> str:
+    if verdict.validity == "valid":
+        return "executed"
+    label = "no tool call (nothing executed)" if verdict.validity == "ntc" else "invalid (nothing executed)"
+    return f"{label}: {verdict.reason}" if verdict.reason else label
+
+
+def _jsonable(value: Any) -> Any:
+    """A response as plain JSON types (pydantic models dumped; bytes as a size)."""
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        value = dump(mode="json", exclude_none=True)
+    try:
+        return json.loads(json.dumps(value, default=lambda o: f"<{type(o).__name__}>"))
+    except (TypeError, ValueError):
+        return repr(value)

@@ -1,0 +1,136 @@
+"""Screenshots as sent images, neutral message parts, and each provider's content blocks."""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union
+
+from .coords import downscaled_size
+
+# A string this long made only of base64 characters is a payload, never prose worth recording.
+_LONG_BLOB = 2048
+_BASE64 = re.compile(r"[A-Za-z0-9+/=\n]+")
+
+ContentFormat = Literal["openai_chat", "openai_responses", "anthropic", "gemini"]
+
+
+@dataclass(frozen=True, eq=False)
+class Image:
+    """An encoded screenshot as it is sent: bytes, MIME type and pixel size."""
+
+    data: bytes
+    mime: str
+    width: int
+    height: int
+    _b64: list[str] = field(default_factory=list, repr=False)
+
+    @property
+    def b64(self) -> str:
+        if not self._b64:  # encoded once: the same image may be sent several times
+            self._b64.append(base64.b64encode(self.data).decode("ascii"))
+        return self._b64[0]
+
+    @property
+    def data_url(self) -> str:
+        return f"data:{self.mime};base64,{self.b64}"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width, self.height
+
+    @property
+    def placeholder(self) -> str:
+        """What request records show instead of the bytes."""
+        kind = self.mime.split("/", 1)[1]
+        return f"<image {kind} {self.width}x{self.height} {max(1, round(len(self.data) / 1024))}kB>"
+
+
+def encode_screenshot(raw: bytes, fmt: str = "png", target_width: int | None = None, quality: int = 85) -> Image:
+    """Decode a screenshot and re-encode it in ``fmt``, downscaled to ``target_width`` if set (CPU-bound)."""
+    from PIL import Image as PILImage  # Pillow is a core dependency; imported here to keep module import cheap
+
+    fmt = "jpeg" if fmt.lower() in ("jpg", "jpeg") else "png"
+    with PILImage.open(io.BytesIO(raw)) as img:
+        size = downscaled_size(img.width, img.height, target_width)
+        same_format = (img.format or "").lower() == fmt
+        if same_format and size == (img.width, img.height):
+            return Image(raw, f"image/{fmt}", img.width, img.height)
+        out = img.convert("RGB") if fmt == "jpeg" else img.copy()
+    if size != (out.width, out.height):
+        out = out.resize(size, PILImage.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    if fmt == "jpeg":
+        out.save(buf, format="JPEG", quality=quality)
+    else:
+        out.save(buf, format="PNG", optimize=False)
+    return Image(buf.getvalue(), f"image/{fmt}", out.width, out.height)
+
+
+Part = Union[str, Image]
+
+
+def blocks(parts: list[Part], fmt: ContentFormat, image_detail: str | None = None) -> list[dict[str, Any]]:
+    """Neutral parts as one provider's user-content blocks (adjacent text parts merged)."""
+    merged: list[Part] = []
+    for part in parts:
+        if isinstance(part, str) and merged and isinstance(merged[-1], str):
+            merged[-1] = f"{merged[-1]}\n{part}"
+        elif not (isinstance(part, str) and not part):
+            merged.append(part)
+    return [_text(p, fmt) if isinstance(p, str) else _image(p, fmt, image_detail) for p in merged]
+
+
+def _text(text: str, fmt: ContentFormat) -> dict[str, Any]:
+    if fmt == "openai_responses":
+        return {"type": "input_text", "text": text}
+    if fmt == "gemini":
+        return {"text": text}
+    return {"type": "text", "text": text}
+
+
+def _image(img: Image, fmt: ContentFormat, detail: str | None) -> dict[str, Any]:
+    if fmt == "openai_chat":
+        url: dict[str, Any] = {"url": img.data_url}
+        if detail:
+            url["detail"] = detail
+        return {"type": "image_url", "image_url": url}
+    if fmt == "openai_responses":
+        return {"type": "input_image", "image_url": img.data_url, "detail": detail or "auto"}
+    if fmt == "anthropic":
+        return {"type": "image", "source": {"type": "base64", "media_type": img.mime, "data": img.b64}}
+    return {"inline_data": {"mime_type": img.mime, "data": img.data}}
+
+
+def scrub(value: Any, images: list[Image]) -> Any:
+    """A JSON-able copy of a request with every image payload replaced by its placeholder."""
+    known: dict[Any, str] = {}
+    for img in images:
+        known[img.b64] = known[img.data_url] = known[img.data] = img.placeholder
+    return _scrub(value, known)
+
+
+def _scrub(value: Any, known: dict[Any, str]) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _scrub(v, known) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_scrub(v, known) for v in value]
+    if isinstance(value, (bytes, bytearray)):
+        return known.get(bytes(value), f"<{len(value)} bytes>")
+    if isinstance(value, str):
+        if value in known:
+            return known[value]
+        # Images that are not ours (an echoed item) still never land in a record.
+        if value.startswith("data:image/") and ";base64," in value:
+            return f"<image {value[11:value.index(';')]} {round(len(value) * 3 / 4096)}kB>"
+        if len(value) > _LONG_BLOB and _BASE64.fullmatch(value[:_LONG_BLOB]):
+            return f"<base64 {len(value)} chars>"
+        return value
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return _scrub(dump(mode="python", exclude_none=True), known)
+    return repr(value)

@@ -1,0 +1,118 @@
+"""OpenAI Chat Completions: function tools (hosted and OpenAI-compatible APIs) and text formats (vLLM)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...actions import Proposal
+from ..base import Usage
+from .base import Parsed, ProviderAgent
+from .connection import Connection
+from .content import Image, Part
+from .coords import Frame
+from .retry import Failure
+from .sdk import require, stainless_failure
+from .textformats import action_text, parse_qwen, parse_uitars, split_think
+from .tools import computer_use_call, to_openai_chat
+
+
+def make_openai_client(conn: Connection, timeout_s: float) -> Any:
+    """An AsyncOpenAI client with the SDK's own retries off (ours are uniform and testable)."""
+    openai = require("openai")
+    return openai.AsyncOpenAI(api_key=conn.api_key, base_url=conn.base_url, max_retries=0, timeout=timeout_s + 5)
+
+
+def chat_usage(usage: Any) -> Usage:
+    """prompt/completion tokens; cached from prompt_tokens_details (or a top-level cached_tokens)."""
+    if usage is None:
+        return Usage()
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = getattr(details, "cached_tokens", None) if details is not None else None
+    if cached is None:
+        cached = getattr(usage, "cached_tokens", None)  # Moonshot reports it at the top level
+    return Usage(int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0), int(cached or 0))
+
+
+def message_reasoning(message: Any) -> str:
+    """`reasoning_content` (vLLM, DeepSeek-style APIs) or `reasoning` (newer vLLM), when present."""
+    for name in ("reasoning_content", "reasoning"):
+        value = getattr(message, name, None)
+        if value is None and getattr(message, "model_extra", None):
+            value = message.model_extra.get(name)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+class OpenAIChatAgent(ProviderAgent):
+    """Chat Completions with function tools; tool_choice 'required' where the API allows it."""
+
+    content_format = "openai_chat"
+    label = "openai chat"
+
+    def make_client(self, conn: Connection) -> Any:
+        return make_openai_client(conn, self.spec.timeout_s)
+
+    async def send(self, request: dict[str, Any]) -> Any:
+        return await self.client.chat.completions.create(**request)
+
+    def classify_error(self, exc: BaseException) -> Failure | None:
+        return stainless_failure(require("openai"), exc)
+
+    def base_request(self, user: list[Part]) -> dict[str, Any]:
+        spec = self.spec
+        request: dict[str, Any] = {
+            "model": spec.model,
+            "messages": [{"role": "system", "content": self._context().prompt.text},
+                         {"role": "user", "content": self.content(user)}],
+        }
+        if spec.temperature is not None:
+            request["temperature"] = spec.temperature
+        # OpenAI's reasoning models take only max_completion_tokens; compatible servers know max_tokens.
+        limit = spec.extra.get("max_tokens_param") or ("max_completion_tokens" if spec.provider == "openai"
+                                                       else "max_tokens")
+        request[limit] = spec.max_output_tokens
+        for key in ("reasoning_effort", "seed"):
+            if key in spec.extra:
+                request[key] = spec.extra[key]
+        if spec.extra.get("extra_body"):
+            request["extra_body"] = dict(spec.extra["extra_body"])
+        return request
+
+    def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
+        request = self.base_request(user)
+        request["tools"] = [to_openai_chat(t) for t in self.tools(frame)]
+        choice = self.spec.extra.get("tool_choice", "required" if self.spec.provider == "openai" else "auto")
+        if choice:
+            request["tool_choice"] = choice
+        return request
+
+    def parse(self, response: Any, frame: Frame) -> Parsed:
+        message = response.choices[0].message
+        think, text = split_think(message.content or "")
+        reasoning = "\n".join(p for p in (message_reasoning(message), think) if p)
+        calls = [Proposal.from_raw(tc.function.name, tc.function.arguments)
+                 for tc in (message.tool_calls or []) if getattr(tc, "function", None) is not None]
+        if self.interface == "cua":
+            calls = [computer_use_call(c) for c in calls]
+        return Parsed(calls, text.strip(), reasoning, chat_usage(response.usage), response)
+
+
+class OpenAITextAgent(OpenAIChatAgent):
+    """Chat Completions without tools: the reply is Qwen3-VL `<tool_call>` or Seed/UI-TARS action text."""
+
+    label = "openai chat (text format)"
+
+    def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
+        return self.base_request(user)
+
+    def parse(self, response: Any, frame: Frame) -> Parsed:
+        message = response.choices[0].message
+        content = message.content or ""
+        if self.spec.text_format == "uitars":
+            calls, reasoning = parse_uitars(content)
+        else:
+            calls, reasoning = parse_qwen(content, self.interface)
+        reasoning = "\n".join(p for p in (message_reasoning(message), reasoning) if p)
+        described = [action_text(content, self.spec.text_format or "qwen")[:500]] if calls else []
+        return Parsed(calls, content.strip(), reasoning, chat_usage(response.usage), response, described)

@@ -1,0 +1,72 @@
+"""The `gameworld` command: play, report, serve, validate."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from .results import aggregate, format_table, read_jsonl
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from .validate import validate
+
+    catalog, problems = asyncio.run(validate(args.catalog, args.browser_path, not args.no_browser))
+    for p in problems:
+        print(p, file=sys.stderr)
+    if catalog is not None:
+        print(f"{catalog.root}: {len(catalog.games)} games, {len(catalog.tasks)} tasks, {len(catalog.models)} models, "
+              f"{'OK' if not problems else f'{len(problems)} problem(s)'}")
+    return 1 if problems else 0
+
+
+def _play(args: argparse.Namespace, rest: list[str]) -> int:
+    import pytest
+
+    argv = ["--pyargs", "pytest_gameworld.items"]
+    for m in args.model:
+        argv += ["--gw-model", m]
+    return int(pytest.main(argv + rest))
+
+
+def _report(args: argparse.Namespace) -> int:
+    path = Path(args.results)
+    if path.is_dir():
+        path = path / "results.jsonl"
+    records = read_jsonl(path)
+    if not records:
+        print(f"{path}: no results", file=sys.stderr)
+        return 1
+    print("\n".join(format_table(aggregate(records))))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "serve":
+        from .endpoint.server import serve_main
+
+        return serve_main(argv[1:])
+    parser = argparse.ArgumentParser(prog="gameworld", description="The GameWorld benchmark for game agents.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    v = sub.add_parser("validate", help="check the catalog (files, and score fields at each task's start)")
+    v.add_argument("catalog", nargs="?", type=Path, default=None)
+    v.add_argument("--browser-path", default=None)
+    v.add_argument("--no-browser", action="store_true", help="check the files only")
+    p = sub.add_parser("play", help="run the benchmark (extra arguments go to pytest, e.g. -n 4 -k puzzle)")
+    p.add_argument("--model", "-m", action="append", default=[], required=True)
+    r = sub.add_parser("report", help="print the SR/PG table of a session's results")
+    r.add_argument("results", nargs="?", default="reports/latest")
+    sub.add_parser("serve", help="a loopback model endpoint for tests (see gameworld serve --help)")
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "play":
+        return _play(args, rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    return _validate(args) if args.command == "validate" else _report(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

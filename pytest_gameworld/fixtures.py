@@ -1,0 +1,103 @@
+"""The gw_* fixtures; a user's conftest.py can override any of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, AsyncIterator, Iterator
+
+import pytest
+import pytest_asyncio
+
+from .agents import Agent, make_agent
+from .cases import Case
+from .catalog import Catalog, load_catalog
+from .runner import RunConfig
+from .sandbox import GameServer, GameSession, HarnessError, find_browser, launch_browser
+from .settings import Settings
+from .state import CATALOG, SESSION_DIR, SETTINGS
+
+
+class BrowserHost:
+    """One Chromium per worker, relaunched if it crashed so the session goes on."""
+
+    def __init__(self, playwright: Any, settings: Settings) -> None:
+        self.playwright = playwright
+        self.settings = settings
+        self.executable = find_browser(settings.browser_path)
+        self.browser: Any = None
+
+    async def get(self) -> Any:
+        if self.browser is None or not self.browser.is_connected():
+            self.browser = await launch_browser(self.playwright, self.executable, self.settings.headed)
+        return self.browser
+
+    async def close(self) -> None:
+        if self.browser is not None and self.browser.is_connected():
+            await self.browser.close()
+
+
+@pytest.fixture(scope="session")
+def gw_settings(pytestconfig: pytest.Config) -> Settings:
+    return pytestconfig.stash.get(SETTINGS, None) or Settings.from_config(pytestconfig)
+
+
+@pytest.fixture(scope="session")
+def gw_catalog(pytestconfig: pytest.Config, gw_settings: Settings) -> Catalog:
+    return pytestconfig.stash.get(CATALOG, None) or load_catalog(gw_settings.catalog)
+
+
+@pytest.fixture(scope="session")
+def gw_session_dir(pytestconfig: pytest.Config, gw_settings: Settings) -> Path:
+    return pytestconfig.stash.get(SESSION_DIR, None) or gw_settings.results / "session"
+
+
+@pytest.fixture(scope="session")
+def gw_server(gw_catalog: Catalog) -> Iterator[GameServer]:
+    server = GameServer(gw_catalog.root / "games")
+    yield server
+    server.close()
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def gw_browser(gw_settings: Settings) -> AsyncIterator[BrowserHost]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        host = BrowserHost(playwright, gw_settings)
+        yield host
+        await host.close()
+
+
+@pytest.fixture
+def gw_case(request: pytest.FixtureRequest) -> Case:
+    return request.param
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def gw_game(gw_browser: BrowserHost, gw_server: GameServer, gw_case: Case,
+                  gw_settings: Settings) -> AsyncIterator[GameSession]:
+    browser = await gw_browser.get()
+    session = await GameSession.open(browser, gw_server, gw_case.game, gw_case.seed(gw_settings.seed))
+    try:
+        yield session
+    finally:
+        await session.close()
+    if session.blocked:
+        raise HarnessError(f"{gw_case.game.id} tried the network: {session.blocked[:3]}")
+
+
+@pytest.fixture
+def gw_agent(gw_case: Case) -> Agent:
+    return make_agent(gw_case.model)
+
+
+@pytest.fixture
+def gw_run_config(gw_case: Case, gw_settings: Settings, gw_session_dir: Path, gw_catalog: Catalog) -> RunConfig:
+    return RunConfig(
+        item_id=gw_case.node_id, game=gw_case.game, task=gw_case.task, model=gw_case.model,
+        seed=gw_case.seed(gw_settings.seed), repeat=gw_case.repeat,
+        run_dir=gw_session_dir / "runs" / gw_case.run_path,
+        results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.root / "prompts",
+        realtime=gw_settings.realtime, max_steps=gw_settings.max_steps or None,
+        keep_frames=gw_settings.keep_frames,
+    )

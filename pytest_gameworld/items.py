@@ -1,0 +1,26 @@
+"""The benchmark test function; the plugin parametrizes it with one case per task × model × repeat."""
+
+from __future__ import annotations
+
+import pytest
+
+from .agents.base import Agent
+from .results import session_spend
+from .runner import RunConfig, play
+from .sandbox import GameSession
+from .settings import Settings
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_gameworld(request: pytest.FixtureRequest, gw_settings: Settings, gw_game: GameSession,
+                         gw_agent: Agent, gw_run_config: RunConfig) -> None:
+    """Play the run to its end; it passes when played and scored, solved or not."""
+    if gw_settings.max_cost > 0:
+        spent = session_spend(gw_run_config.results_path)
+        if spent >= gw_settings.max_cost:
+            pytest.skip(f"--gw-max-cost reached: ${spent:.4f} of ${gw_settings.max_cost:.4f} spent")
+    record, final_state = await play(gw_game, gw_agent, gw_run_config)
+    request.node.user_properties.extend(record.properties())
+    expected = getattr(gw_agent, "final_state", None)
+    if expected is not None and expected != final_state:
+        pytest.fail("replay diverged: the final state differs from the recorded one", pytrace=False)

@@ -1,0 +1,252 @@
+"""Run records, safe JSONL appends, and aggregation into SR/PG tables (pure apart from the append)."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import platform
+import statistics
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+from .catalog import GENRES, ModelSpec
+
+if TYPE_CHECKING:
+    from .agents.base import Usage
+    from .evaluator import Evaluator
+    from .runner import RunConfig, _Tally
+
+# Measurements that go on item.user_properties, in this order.
+PROPERTY_KEYS = (
+    "success", "progress", "score_best", "score_start", "score_target", "steps", "episodes", "invalid_ntc",
+    "invalid_oos", "sec_per_step", "tokens_in", "tokens_out", "tokens_cached", "cost_usd", "stop_reason",
+    "seed", "protocol", "game", "genre", "level", "model", "interface", "task", "repeat",
+)
+
+
+def cost_usd(model: ModelSpec, usage: "Usage") -> float:
+    """Price of a usage at the spec's per-million-token prices (cached input billed as cached)."""
+    p = model.price_per_mtok
+    fresh = max(0, usage.input_tokens - usage.cached_tokens)
+    return round((fresh * p.input + usage.cached_tokens * p.cached + usage.output_tokens * p.output) / 1e6, 6)
+
+
+@lru_cache(maxsize=1)
+def versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for dist in ("pytest-gameworld", "pytest", "playwright"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "not installed"
+    return out
+
+
+def append_jsonl(path: Path, record: dict[str, Any]) -> None:
+    """Append one line under an exclusive lock, so xdist workers never interleave."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = (json.dumps(record, default=str) + "\n").encode()
+    with path.open("ab") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            fh.write(line)
+            fh.flush()
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def session_spend(path: Path) -> float:
+    """Model spend so far in a session's results (all workers)."""
+    return sum(float(r.get("cost_usd", 0.0)) for r in read_jsonl(path))
+
+
+@dataclass
+class RunRecord:
+    """One run's line in results.jsonl."""
+
+    item: str
+    task: str
+    game: str
+    genre: str
+    level: int
+    model: str
+    interface: str
+    protocol: str
+    role: str
+    seed: int
+    repeat: int
+    started_at: str
+    status: str = "running"
+    success: bool = False
+    progress: float = 0.0
+    score_best: float | None = None
+    score_start: float = 0.0
+    score_target: float = 0.0
+    steps: int = 0
+    episodes: int = 1
+    valid: int = 0
+    invalid_ntc: int = 0
+    invalid_oos: int = 0
+    extra_calls: int = 0
+    sec_per_step: float = 0.0
+    latency_per_step: float = 0.0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    tokens_cached: int = 0
+    cost_usd: float = 0.0
+    stop_reason: str | None = None
+    error: str | None = None
+    finished_at: str | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def begin(cls, cfg: "RunConfig", role: str, now: str) -> "RunRecord":
+        return cls(item=cfg.item_id, task=cfg.task.id, game=cfg.game.id, genre=cfg.game.genre,
+                   level=cfg.game.level, model=cfg.model.name, interface=cfg.model.interface,
+                   protocol="realtime" if cfg.realtime else "paused", role=role, seed=cfg.seed,
+                   repeat=cfg.repeat, started_at=now, score_start=cfg.task.start,
+                   score_target=cfg.task.target, versions=versions())
+
+    def _measure(self, ev: "Evaluator", steps: int, tally: "_Tally", elapsed_s: float, now: str) -> None:
+        self.success, self.progress = ev.success, round(ev.progress, 6)
+        self.score_best = ev.best if ev.history else None
+        self.steps, self.episodes = steps, ev.episodes
+        self.valid, self.invalid_ntc, self.invalid_oos = tally.valid, tally.ntc, tally.oos
+        self.extra_calls = tally.extra_calls
+        self.sec_per_step = round(elapsed_s / steps, 4) if steps else 0.0
+        self.latency_per_step = round(tally.latency_s / steps, 4) if steps else 0.0
+        self.tokens_in, self.tokens_out = tally.usage.input_tokens, tally.usage.output_tokens
+        self.tokens_cached = tally.usage.cached_tokens
+        self.cost_usd = round(tally.cost, 6)
+        self.finished_at = now
+
+    def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "_Tally", elapsed_s: float,
+               now: str) -> None:
+        self._measure(ev, steps, tally, elapsed_s, now)
+        self.status, self.stop_reason = "ok", stop
+
+    def fail(self, exc: BaseException, ev: "Evaluator", steps: int, tally: "_Tally", elapsed_s: float,
+             now: str) -> None:
+        self._measure(ev, steps, tally, elapsed_s, now)
+        self.status, self.stop_reason = "error", "error"
+        self.error = f"{type(exc).__name__}: {exc}"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def properties(self) -> list[tuple[str, Any]]:
+        """Builtin-typed (name, value) pairs for item.user_properties."""
+        d = self.to_json()
+        return [(k, d[k]) for k in PROPERTY_KEYS]
+
+
+# ---------------------------------------------------------------- aggregation
+
+
+@dataclass
+class Cell:
+    runs: int = 0
+    solved: int = 0
+    progress: float = 0.0
+
+    @property
+    def sr(self) -> float:
+        return 100.0 * self.solved / self.runs if self.runs else 0.0
+
+    @property
+    def pg(self) -> float:
+        return 100.0 * self.progress / self.runs if self.runs else 0.0
+
+    def add(self, rec: dict[str, Any]) -> None:
+        self.runs += 1
+        self.solved += bool(rec["success"])
+        self.progress += float(rec["progress"])
+
+
+@dataclass
+class ModelSummary:
+    """SR/PG by genre, level and overall for one model, plus validity, cost and faults."""
+
+    model: str
+    interface: str = ""
+    overall: Cell = field(default_factory=Cell)
+    genres: dict[str, Cell] = field(default_factory=dict)
+    levels: dict[int, Cell] = field(default_factory=dict)
+    repeats: dict[int, Cell] = field(default_factory=dict)
+    proposed: int = 0
+    ntc: int = 0
+    oos: int = 0
+    steps: int = 0
+    sec: float = 0.0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost: float = 0.0
+    missing: list[str] = field(default_factory=list)
+
+    @property
+    def iar(self) -> tuple[float, float, float]:
+        if not self.proposed:
+            return 0.0, 0.0, 0.0
+        n, o = 100.0 * self.ntc / self.proposed, 100.0 * self.oos / self.proposed
+        return n + o, n, o
+
+    @property
+    def repeat_spread(self) -> tuple[float, float, float, float] | None:
+        """Mean ± std of overall SR and PG across repeats (None with one repeat)."""
+        if len(self.repeats) < 2:
+            return None
+        srs = [c.sr for c in self.repeats.values()]
+        pgs = [c.pg for c in self.repeats.values()]
+        return statistics.mean(srs), statistics.stdev(srs), statistics.mean(pgs), statistics.stdev(pgs)
+
+
+def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, ModelSummary]:
+    """Summaries per model; runs that errored count as missing, never as scored."""
+    out: dict[str, ModelSummary] = {}
+    for rec in records:
+        s = out.setdefault(rec["model"], ModelSummary(rec["model"], rec.get("interface", "")))
+        if rec.get("status") != "ok":
+            s.missing.append(f"{rec['item']}: {rec.get('error') or rec.get('status')}")
+            continue
+        s.overall.add(rec)
+        s.genres.setdefault(rec["genre"], Cell()).add(rec)
+        s.levels.setdefault(int(rec["level"]), Cell()).add(rec)
+        s.repeats.setdefault(int(rec.get("repeat", 0)), Cell()).add(rec)
+        ntc, oos = int(rec["invalid_ntc"]), int(rec["invalid_oos"])
+        s.proposed += int(rec.get("valid", 0)) + ntc + oos
+        s.ntc, s.oos = s.ntc + ntc, s.oos + oos
+        s.steps += int(rec["steps"])
+        s.sec += float(rec["sec_per_step"]) * int(rec["steps"])
+        s.tokens_in += int(rec.get("tokens_in", 0))
+        s.tokens_out += int(rec.get("tokens_out", 0))
+        s.cost += float(rec.get("cost_usd", 0.0))
+    return out
+
+
+def format_table(summaries: dict[str, ModelSummary]) -> list[str]:
+    """The paper's Table 6 layout: SR/PG per genre and overall, one row per model."""
+    genres = [g for g in GENRES if any(g in s.genres for s in summaries.values())]
+    head = ["model"] + [g.capitalize() for g in genres] + ["Overall", "IAR (NTC/OOS)", "runs", "sec/step", "tok/step", "$"]
+    rows = [head]
+    for name in sorted(summaries):
+        s = summaries[name]
+        cells = [f"{s.genres[g].sr:.1f}/{s.genres[g].pg:.1f}" if g in s.genres else "-" for g in genres]
+        iar, n, o = s.iar
+        per_step = s.steps or 1
+        rows.append([f"{name} ({s.interface})" if s.interface else name, *cells,
+                     f"{s.overall.sr:.1f}/{s.overall.pg:.1f}", f"{iar:.1f} ({n:.1f}/{o:.1f})",
+                     f"{s.overall.runs}" + (f" +{len(s.missing)} missing" if s.missing else ""),
+                     f"{s.sec / per_step:.3f}", f"{(s.tokens_in + s.tokens_out) / per_step:.0f}", f"{s.cost:.4f}"])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines

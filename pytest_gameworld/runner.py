@@ -1,0 +1,186 @@
+"""One run: the observe → act → parse → execute → evaluate loop, written down as it goes."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .actions import Verdict
+from .agents.base import Agent, AgentReply, Observation, RunContext, Usage
+from .catalog import GameSpec, ModelSpec, TaskSpec
+from .evaluator import Evaluator, StepEval, read_path
+from .prompts import render_prompt
+from .results import RunRecord, append_jsonl, cost_usd, versions
+from .sandbox import GameSession, HarnessError
+from .semantic import classify
+
+
+@dataclass
+class RunConfig:
+    """Everything that identifies and parametrizes one run."""
+
+    item_id: str
+    game: GameSpec
+    task: TaskSpec
+    model: ModelSpec
+    seed: int
+    repeat: int
+    run_dir: Path
+    results_path: Path
+    prompts_dir: Path
+    realtime: bool = False
+    max_steps: int | None = None
+    keep_frames: bool = False
+    role_name: str | None = None
+
+    @property
+    def steps_budget(self) -> int:
+        return self.max_steps or self.task.max_steps
+
+
+def verdict_for(reply: AgentReply, ctx: RunContext) -> Verdict:
+    """A replayed reply keeps its recorded verdict; any other is classified from its calls."""
+    if reply.action is not None:
+        return Verdict(reply.validity or "valid", reply.action)
+    return classify(reply.calls, ctx.model.interface, ctx.role, ctx.game.viewport)
+
+
+def state_summary(state: dict[str, Any], task: TaskSpec) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for path in task.score_fields:
+        try:
+            fields[path] = read_path(state, path)
+        except KeyError:
+            fields[path] = None
+    return {"status": state.get("status"), "gameTimeMs": state.get("gameTimeMs"),
+            "terminal": state.get("terminal"), "fields": fields}
+
+
+@dataclass
+class _Tally:
+    valid: int = 0
+    ntc: int = 0
+    oos: int = 0
+    extra_calls: int = 0
+    latency_s: float = 0.0
+    cost: float = 0.0
+    usage: Usage = field(default_factory=Usage)
+
+    def count(self, verdict: Verdict, reply: AgentReply, latency_s: float, cost: float) -> None:
+        setattr(self, verdict.validity, getattr(self, verdict.validity) + 1)
+        self.extra_calls += max(0, len(reply.calls) - 1)
+        self.latency_s += latency_s
+        self.usage.add(reply.usage)
+        self.cost += cost
+
+
+class Trajectory:
+    """The run's steps.jsonl, appended and flushed line by line."""
+
+    def __init__(self, run_dir: Path) -> None:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        self.path = run_dir / "steps.jsonl"
+        self._fh = self.path.open("w", encoding="utf-8")
+
+    def write(self, record: dict[str, Any]) -> None:
+        self._fh.write(json.dumps(record, default=str) + "\n")
+        self._fh.flush()
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunRecord, dict[str, Any]]:
+    """Play one run to its end; its record (also appended to results.jsonl) and final state."""
+    role_name = cfg.role_name or next(iter(cfg.game.roles))
+    role = cfg.game.roles[role_name]
+    prompt = render_prompt(cfg.prompts_dir, cfg.game, role, cfg.task, cfg.model, cfg.steps_budget, cfg.realtime)
+    ctx = RunContext(cfg.game, cfg.task, role_name, role, cfg.model, cfg.seed, prompt, session)
+    task = cfg.task.model_copy(update={"max_steps": cfg.steps_budget})
+    record = RunRecord.begin(cfg, role_name, _now())
+    traj = Trajectory(cfg.run_dir)
+    traj.write({"event": "start", "item": cfg.item_id, "game": cfg.game.id, "task": cfg.task.id,
+                "model": cfg.model.name, "seed": cfg.seed, "repeat": cfg.repeat,
+                "protocol": record.protocol, "role": role_name, "prompt": prompt.sections})
+    tally = _Tally()
+    evaluator = Evaluator(task)
+    step = 0
+    state: dict[str, Any] = {}
+    started = time.perf_counter()
+    try:
+        state = await session.init({"seed": cfg.seed, "level": task.level, "difficulty": task.difficulty,
+                                    "task": task.oracle_view(), **task.init})
+        ev = evaluator.observe(state, 0)
+        await agent.begin(ctx)
+        while ev.stop is None:
+            ev, state = await _step(session, agent, ctx, cfg, evaluator, traj, tally, step, state)
+            step += 1
+            if ev.reset:
+                state = await session.reset({})
+                evaluator.begin_episode()
+        record.finish(evaluator, ev.stop, step, tally, time.perf_counter() - started, _now())
+    except Exception as exc:
+        record.fail(exc, evaluator, step, tally, time.perf_counter() - started, _now())
+        traj.write({"event": "end", "status": "error", "error": record.error, "steps": step})
+        traj.close()
+        append_jsonl(cfg.results_path, record.to_json())
+        raise
+    finally:
+        await agent.close()
+    traj.write({"event": "end", "status": "ok", "stop": ev.stop, "steps": step, "success": evaluator.success,
+                "progress": evaluator.progress, "final_state": state})
+    traj.close()
+    append_jsonl(cfg.results_path, record.to_json())
+    return record, state
+
+
+async def _step(session: GameSession, agent: Agent, ctx: RunContext, cfg: RunConfig, evaluator: Evaluator,
+                traj: Trajectory, tally: _Tally, step: int, state: dict[str, Any]) -> tuple[StepEval, dict[str, Any]]:
+    shot = None
+    if agent.needs_pixels or cfg.keep_frames:
+        shot = await session.screenshot(ctx.model.screenshot_format)
+    obs = Observation(step, evaluator.episodes, state, shot if agent.needs_pixels else None,
+                      ctx.model.screenshot_format)
+    t0 = time.perf_counter()
+    reply = await agent.act(obs)
+    latency_s = time.perf_counter() - t0
+    latency_ms = reply.latency_ms if reply.latency_ms is not None else int(round(latency_s * 1000))
+    verdict = verdict_for(reply, ctx)
+    cost = cost_usd(ctx.model, reply.usage)
+    tally.count(verdict, reply, latency_s, cost)
+    if cfg.realtime:
+        await session.advance(latency_ms)  # the game moves on while the model thinks
+    await session.execute(verdict.action)
+    state = await session.state()
+    ev = evaluator.observe(state, step + 1)
+    frame = None
+    if cfg.keep_frames and shot is not None:
+        frame = f"frames/{step:04d}.{ctx.model.screenshot_format}"
+        await asyncio.to_thread(_write_frame, cfg.run_dir / frame, shot)
+    traj.write({
+        "event": "step", "step": step, "episode": evaluator.episodes,
+        "request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
+        "calls": [c.to_json() for c in reply.calls], "extra_calls": max(0, len(reply.calls) - 1),
+        "verdict": verdict.to_json(), "latency_ms": latency_ms, "usage": reply.usage.to_json(),
+        "cost_usd": cost, "state": state_summary(state, ctx.task),
+        "score": ev.score, "best": ev.best, "progress": ev.progress, "success": ev.success,
+        "reset": ev.reset, "stop": ev.stop, "frame": frame,
+    })
+    return ev, state
+
+
+def _write_frame(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+__all__ = ["RunConfig", "play", "verdict_for", "HarnessError"]

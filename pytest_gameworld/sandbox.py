@@ -1,0 +1,300 @@
+"""The browser sandbox: loopback game server, Chromium, pages under a virtual clock, input, state."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import http.server
+import json
+import os
+import shutil
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from .actions import Action
+from .catalog import GameSpec
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+    # The harness owns time: nothing may throttle a page that is not in front.
+    "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+]
+SYSTEM_BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+# A fixed virtual epoch (seconds) so Date.now() is part of the deterministic state.
+CLOCK_EPOCH_S = 1_700_000_000
+READY_STATUSES = ("ready", "playing")
+READY_SLICE_MS = 50
+READY_MAX_GAME_MS = 10_000
+READY_MAX_WALL_S = 20.0
+
+# Runs before any page script, after Playwright's clock script (so it wraps the fake timers).
+# Math.random is seeded: gameplay must not depend on it, cosmetics then reproduce too.
+# performance.now and requestAnimationFrame are tied to the virtual Date.now: the clock's own
+# frame grid follows performance.now, whose origin depends on wall time spent before the
+# clock was paused, so identical runs could see frames one tick apart.
+_INIT_SCRIPT = """
+window.__GW_HARNESS__ = true;
+(() => {
+  let s = %(seed)d >>> 0;
+  Math.random = function () {
+    s = (s + 0x6D2B79F5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const origin = %(origin_ms)d;
+  const now = () => Date.now() - origin;
+  performance.now = now;
+  window.requestAnimationFrame = (cb) => setTimeout(() => cb(now()), 16 - (Date.now() %% 16));
+  window.cancelAnimationFrame = (id) => clearTimeout(id);
+})();
+"""
+
+
+class HarnessError(RuntimeError):
+    """An infrastructure fault (browser, page, game JS, readiness): the run is not scored."""
+
+
+class BrowserNotFound(HarnessError):
+    pass
+
+
+def find_browser(explicit: str | None) -> str | None:
+    """The Chromium to launch: explicit path/env, else a system one, else None (Playwright's own)."""
+    explicit = explicit or os.environ.get("GW_BROWSER_PATH")
+    if explicit:
+        found = shutil.which(explicit) or (explicit if Path(explicit).is_file() else None)
+        if not found:
+            raise BrowserNotFound(f"browser not found at {explicit!r} (from --gw-browser-path or GW_BROWSER_PATH)")
+        return found
+    for name in SYSTEM_BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+class GameServer:
+    """Serves the catalog's game folders on 127.0.0.1 at a random free port."""
+
+    def __init__(self, games_dir: Path) -> None:
+        handler = functools.partial(_QuietHandler, directory=str(games_dir))
+        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self.origin = f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="gw-game-server", daemon=True)
+        self._thread.start()
+
+    def url(self, game: GameSpec) -> str:
+        return f"{self.origin}/{game.id}/{game.entry}"
+
+    def close(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+async def launch_browser(playwright: Any, executable: str | None, headed: bool = False) -> Any:
+    """Launch Chromium with the sandbox flags; a missing browser is one clear error."""
+    try:
+        return await playwright.chromium.launch(executable_path=executable, headless=not headed, args=CHROMIUM_FLAGS)
+    except Exception as exc:  # Playwright raises a plain Error for a missing executable
+        if executable is None and "Executable doesn't exist" in str(exc):
+            raise BrowserNotFound(
+                "no Chromium found: install one (Debian: apt-get install -y chromium; elsewhere: "
+                "python -m playwright install chromium) or pass --gw-browser-path / set GW_BROWSER_PATH"
+            ) from None
+        raise HarnessError(f"could not launch Chromium ({executable or 'playwright default'}): {exc}") from exc
+
+
+@dataclass
+class GameSession:
+    """One game in a fresh browser context and page, its clock paused, driven by real input."""
+
+    game: GameSpec
+    page: Any
+    context: Any
+    cdp: Any
+    blocked: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    game_time_ms: int = 0
+    _oracle_loaded: bool = False
+
+    @classmethod
+    async def open(cls, browser: Any, server: GameServer, game: GameSpec, seed: int) -> "GameSession":
+        vp = game.viewport
+        context = await browser.new_context(viewport={"width": vp.width, "height": vp.height}, device_scale_factor=1)
+        try:
+            page = await context.new_page()
+            session = cls(game, page, context, await context.new_cdp_session(page))
+            await context.route("**/*", functools.partial(session._route, server.origin))
+            page.on("pageerror", lambda err: session.errors.append(f"JS error: {err}"))
+            page.on("crash", lambda _: session.errors.append("page crashed"))
+            await page.clock.install(time=CLOCK_EPOCH_S)
+            # install() lets time flow until paused; pausing a fixed minute later keeps the
+            # page's first virtual instant identical on every run.
+            await page.clock.pause_at(CLOCK_EPOCH_S + 60)
+            await page.add_init_script(_INIT_SCRIPT % {"seed": seed & 0xFFFFFFFF, "origin_ms": CLOCK_EPOCH_S * 1000})
+            await page.goto(server.url(game), wait_until="load")
+        except BaseException:
+            await context.close()
+            raise
+        session.check()
+        return session
+
+    async def _route(self, origin: str, route: Any) -> None:
+        url = route.request.url
+        parts = urlsplit(url)
+        if f"{parts.scheme}://{parts.netloc}" == origin or parts.scheme in ("data", "blob", "about"):
+            await route.continue_()
+        else:
+            self.blocked.append(url)
+            await route.abort("blockedbyclient")
+
+    def check(self) -> None:
+        """Raise the first game fault seen so far (JS error, crash)."""
+        if self.errors:
+            raise HarnessError(f"{self.game.id}: {self.errors[0]}")
+
+    async def eval(self, expression: str, arg: Any = None) -> Any:
+        try:
+            return await self.page.evaluate(expression, arg)
+        except Exception as exc:
+            raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
+
+    async def init(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Call gameAPI.init and wait until the game is ready."""
+        has_api = await self.eval("() => typeof window.gameAPI === 'object' && window.gameAPI !== null")
+        if not has_api:
+            raise HarnessError(f"{self.game.id}: window.gameAPI is missing after load")
+        await self.eval("async (c) => { await window.gameAPI.init(c); }", config)
+        return await self.wait_ready()
+
+    async def reset(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        await self.eval("async (o) => { await window.gameAPI.reset(o); }", options or {})
+        return await self.wait_ready()
+
+    async def wait_ready(self) -> dict[str, Any]:
+        """Advance the clock in small slices until status is ready/playing (bounded)."""
+        started = time.monotonic()
+        spent = 0
+        while True:
+            state = await self.state()
+            if state.get("status") in READY_STATUSES:
+                return state
+            if spent >= READY_MAX_GAME_MS or time.monotonic() - started > READY_MAX_WALL_S:
+                raise HarnessError(f"{self.game.id}: not ready after {spent} ms of game time; "
+                                   f"stuck in status {state.get('status')!r}")
+            await self.advance(READY_SLICE_MS)
+            spent += READY_SLICE_MS
+
+    async def state(self) -> dict[str, Any]:
+        state = await self.eval("() => window.gameAPI.getState()")
+        self.check()
+        if not isinstance(state, dict):
+            raise HarnessError(f"{self.game.id}: getState() returned {type(state).__name__}, not an object")
+        return state
+
+    async def advance(self, ms: int) -> None:
+        if ms > 0:
+            try:
+                await self.page.clock.run_for(ms)
+            except Exception as exc:
+                raise HarnessError(f"{self.game.id}: clock advance failed: {str(exc).splitlines()[0]}") from exc
+            self.game_time_ms += ms
+
+    async def screenshot(self, fmt: str = "png", quality: int = 80) -> bytes:
+        """A viewport screenshot through CDP (about half the cost of page.screenshot)."""
+        params: dict[str, Any] = {"format": fmt, "optimizeForSpeed": True}
+        if fmt == "jpeg":
+            params["quality"] = quality
+        try:
+            shot = await self.cdp.send("Page.captureScreenshot", params)
+        except Exception as exc:
+            raise HarnessError(f"{self.game.id}: screenshot failed: {str(exc).splitlines()[0]}") from exc
+        return base64.b64decode(shot["data"])
+
+    async def execute(self, action: Action) -> None:
+        """Run one action as real input events while the clock advances by its duration."""
+        try:
+            await self._input(action)
+        except HarnessError:
+            raise
+        except Exception as exc:
+            raise HarnessError(f"{self.game.id}: input failed: {str(exc).splitlines()[0]}") from exc
+        self.check()
+
+    async def _input(self, a: Action) -> None:
+        kb, mouse = self.page.keyboard, self.page.mouse
+        if a.kind in ("press_key", "press_keys"):
+            for k in a.keys:
+                await kb.down(k)
+            await self.advance(a.duration_ms)
+            for k in reversed(a.keys):
+                await kb.up(k)
+        elif a.kind == "type":
+            for ch in a.text:
+                await kb.press(ch)
+            await self.advance(a.duration_ms)
+        elif a.kind in ("click", "right_click"):
+            await mouse.click(a.x, a.y, button=a.button)
+            await self.advance(a.duration_ms)
+        elif a.kind == "click_hold":
+            await mouse.move(a.x, a.y)
+            await mouse.down()
+            await self.advance(a.duration_ms)
+            await mouse.up()
+        elif a.kind == "drag":
+            await mouse.move(a.x, a.y)
+            await mouse.down()
+            await mouse.move(a.to_x, a.to_y, steps=8)
+            await self.advance(a.duration_ms)
+            await mouse.up()
+        elif a.kind == "mouse_move":
+            await mouse.move(a.x, a.y)
+            await self.advance(a.duration_ms)
+        elif a.kind == "scroll":
+            await mouse.move(a.x, a.y)
+            await mouse.wheel(a.dx, a.dy)
+            await self.advance(a.duration_ms)
+        else:  # wait
+            await self.advance(a.duration_ms)
+
+    async def oracle_act(self, task: dict[str, Any], role: str) -> Any:
+        """Ask the game's oracle.js for its next control (loaded on first use)."""
+        if not self._oracle_loaded:
+            path = self.game.path / "oracle.js"
+            if not path.exists():
+                raise HarnessError(f"{self.game.id}: no oracle.js")
+            await self.page.add_script_tag(path=str(path))
+            self._oracle_loaded = True
+        return await self.eval(
+            "([t, r]) => window.gameOracle.act(window.gameAPI.getState(), t, r)", [task, role])
+
+    async def close(self) -> None:
+        try:
+            await self.context.close()
+        except Exception:  # a crashed browser has nothing left to close
+            pass
+
+
+def state_digest(state: dict[str, Any]) -> str:
+    """A stable text form of a state for equality checks and replays."""
+    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+

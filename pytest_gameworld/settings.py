@@ -1,0 +1,99 @@
+"""The plugin's options: command line first, then the ini file, then defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+# name, kind, default, help; every option is --gw-<name> and ini gw_<name>.
+OPTIONS: list[tuple[str, str, Any, str]] = [
+    ("model", "list", [], "model spec to benchmark (name, alias or YAML path); repeatable or comma-separated"),
+    ("model-opt", "list", [], "override a model spec field for this session, key=value (repeatable)"),
+    ("repeat", "int", 1, "run every task N times"),
+    ("seed", "int", 0, "base seed; each run's seed derives from (base seed, task, repeat)"),
+    ("rt", "bool", False, "real-time protocol: the clock also advances by the agent's latency"),
+    ("max-steps", "int", 0, "override every task's max_steps (quick smoke runs); 0 keeps the task's"),
+    ("results", "path", "reports", "directory for results, trajectories and reports"),
+    ("catalog", "path", "", "catalog directory (default: the one shipped with the package)"),
+    ("browser-path", "str", "", "Chromium executable (default: GW_BROWSER_PATH, system Chromium, Playwright's)"),
+    ("headed", "bool", False, "show the browser window"),
+    ("keep-frames", "bool", False, "save every screenshot in the run's trajectory folder"),
+    ("session", "str", "", "session name for the results folder (default: a timestamp)"),
+    ("max-cost", "float", 0.0, "stop starting new runs once the session's model spend reaches this many USD"),
+]
+
+
+def _dest(name: str) -> str:
+    return "gw_" + name.replace("-", "_")
+
+
+def add_options(parser: Any) -> None:
+    group = parser.getgroup("gameworld", "GameWorld benchmark")
+    for name, kind, default, text in OPTIONS:
+        flag = f"--gw-{name}"
+        if kind == "list":
+            group.addoption(flag, action="append", dest=_dest(name), default=None, help=text)
+            parser.addini(_dest(name), text, type="args", default=[])
+        elif kind == "bool":
+            group.addoption(flag, action="store_true", dest=_dest(name), default=None, help=text)
+            parser.addini(_dest(name), text, type="bool", default=default)
+        else:
+            group.addoption(flag, action="store", dest=_dest(name), default=None, help=text,
+                            type={"int": int, "float": float}.get(kind, str))
+            parser.addini(_dest(name), text, default=str(default))
+
+
+def _get(config: Any, name: str, kind: str) -> Any:
+    value = config.getoption(_dest(name))
+    if value is not None:
+        return value
+    ini = config.getini(_dest(name))
+    if kind in ("int", "float"):
+        return (int if kind == "int" else float)(ini or 0)
+    return ini
+
+
+@dataclass
+class Settings:
+    """Resolved plugin settings for one pytest session."""
+
+    models: list[str] = field(default_factory=list)
+    model_opts: dict[str, Any] = field(default_factory=dict)
+    repeat: int = 1
+    seed: int = 0
+    realtime: bool = False
+    max_steps: int = 0
+    results: Path = Path("reports")
+    catalog: Path | None = None
+    browser_path: str | None = None
+    headed: bool = False
+    keep_frames: bool = False
+    session: str = ""
+    max_cost: float = 0.0
+
+    @classmethod
+    def from_config(cls, config: Any) -> "Settings":
+        raw = {name: _get(config, name, kind) for name, kind, _, _ in OPTIONS}
+        return cls(
+            models=list(raw["model"]), model_opts=parse_model_opts(raw["model-opt"]),
+            repeat=max(1, int(raw["repeat"])), seed=int(raw["seed"]), realtime=bool(raw["rt"]),
+            max_steps=int(raw["max-steps"]), results=Path(raw["results"] or "reports"),
+            catalog=Path(raw["catalog"]) if raw["catalog"] else None,
+            browser_path=raw["browser-path"] or None, headed=bool(raw["headed"]),
+            keep_frames=bool(raw["keep-frames"]), session=raw["session"] or "",
+            max_cost=float(raw["max-cost"]),
+        )
+
+
+def parse_model_opts(items: list[str]) -> dict[str, Any]:
+    """key=value pairs; values are read as YAML scalars (numbers, booleans, null)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--gw-model-opt expects key=value, got {item!r}")
+        out[key.strip()] = yaml.safe_load(value) if value.strip() else ""
+    return out

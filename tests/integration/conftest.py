@@ -1,0 +1,81 @@
+"""Real Chromium, the shipped catalog and a helper that plays one run through the real runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable
+
+import pytest
+import pytest_asyncio
+
+from pytest_gameworld.agents import Agent, make_agent
+from pytest_gameworld.catalog import Catalog, TaskSpec, load_catalog
+from pytest_gameworld.results import RunRecord
+from pytest_gameworld.runner import RunConfig, play
+from pytest_gameworld.sandbox import GameServer, GameSession, find_browser, launch_browser
+
+PlayFn = Callable[..., Awaitable[tuple[RunRecord, dict[str, Any], Path]]]
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+@pytest.fixture(scope="session")
+def server(catalog: Catalog):
+    srv = GameServer(catalog.root / "games")
+    yield srv
+    srv.close()
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def browser() -> AsyncIterator[Any]:
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        b = await launch_browser(pw, find_browser(None))
+        yield b
+        await b.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def open_game(browser: Any, server: GameServer, catalog: Catalog):
+    """Open a game page (closed at teardown)."""
+    opened: list[GameSession] = []
+
+    async def _open(game_id: str, seed: int = 1) -> GameSession:
+        s = await GameSession.open(browser, server, catalog.games[game_id], seed)
+        opened.append(s)
+        return s
+
+    yield _open
+    for s in opened:
+        await s.close()
+
+
+def find_task(catalog: Catalog, task_id: str) -> TaskSpec:
+    return next(t for t in catalog.tasks if t.id == task_id)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def play_task(open_game, catalog: Catalog, tmp_path: Path) -> PlayFn:
+    """Play one task with a model spec name or an agent, through the real runner."""
+    counter = iter(range(1000))
+
+    async def _play(task_id: str, model: str | Agent, seed: int = 7, realtime: bool = False,
+                    max_steps: int | None = None, run_dir: Path | None = None):
+        task = find_task(catalog, task_id)
+        spec = catalog.resolve_model(model if isinstance(model, str) else "noop")
+        agent = make_agent(spec) if isinstance(model, str) else model
+        if not isinstance(model, str):
+            spec = spec.model_copy(update={"name": type(model).__name__, "interface": model.interface})
+        run_dir = run_dir or tmp_path / f"run{next(counter)}"
+        cfg = RunConfig(item_id=f"{task.game}/{task.id}", game=catalog.games[task.game], task=task, model=spec,
+                        seed=seed, repeat=0, run_dir=run_dir, results_path=tmp_path / "results.jsonl",
+                        prompts_dir=catalog.root / "prompts", realtime=realtime, max_steps=max_steps)
+        session = await open_game(task.game, seed)
+        record, final = await play(session, agent, cfg)
+        return record, final, run_dir / "steps.jsonl"
+
+    return _play

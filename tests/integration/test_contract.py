@@ -1,0 +1,95 @@
+"""The game contract, for every game in the catalog, in real Chromium."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pytest_gameworld.actions import Proposal
+from pytest_gameworld.catalog import load_catalog
+from pytest_gameworld.evaluator import read_number
+from pytest_gameworld.semantic import parse_semantic
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+GAMES = sorted(load_catalog().games)
+STATUSES = {"loading", "menu", "ready", "playing", "paused", "terminal"}
+
+
+def action_script(game, n: int, seed: int = 3):
+    """A fixed sequence of legal semantic actions for a game's first role."""
+    role = next(iter(game.roles.values()))
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        c = rng.choice(role.controls)
+        args = {"cell": rng.choice(sorted(c.cell_bindings))} if c.cell_bindings else {}
+        v = parse_semantic(Proposal(c.id, args), role, game.viewport, role.cua.default_hold_ms)
+        assert v.validity == "valid", v.reason
+        out.append(v.action)
+    return out
+
+
+async def play_script(open_game, game, seed: int, actions) -> dict:
+    s = await open_game(game.id, seed)
+    state = await s.init({"seed": seed, "level": 1})
+    for a in actions:
+        await s.execute(a)
+        state = await s.state()
+        if state["status"] == "terminal":
+            state = await s.reset({})
+    return state
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_loads_offline_and_reaches_ready_with_a_valid_state(open_game, catalog, game_id):
+    game = catalog.games[game_id]
+    s = await open_game(game_id, seed=5)
+    state = await s.init({"seed": 5, "level": 1})
+    assert state["status"] in ("ready", "playing")
+    assert state["gameId"] == game_id and state["seed"] == 5
+    assert state["status"] in STATUSES
+    assert {"isTerminal", "outcome", "reason"} <= set(state["terminal"])
+    assert isinstance(state["game_state"], dict) and isinstance(state["metrics"], dict)
+    assert isinstance(state["gameTimeMs"], int) and isinstance(state["timestampMs"], (int, float))
+    for task in (t for t in catalog.tasks if t.game == game_id):
+        for path in task.score_fields:
+            read_number(state, path)  # raises ScoreError if missing or not finite
+    await s.execute(action_script(game, 1)[0])
+    assert s.blocked == [] and s.errors == []
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_reset_works_in_place(open_game, catalog, game_id):
+    game = catalog.games[game_id]
+    s = await open_game(game_id)
+    first = await s.init({"seed": 1, "level": 1})
+    await s.eval("() => { window.__notReloaded = true; }")
+    for a in action_script(game, 5):
+        await s.execute(a)
+    before = await s.state()
+    assert before["gameTimeMs"] > 0 or game_id.endswith("minesweeper")
+    after = await s.reset({})
+    assert await s.eval("() => window.__notReloaded === true")
+    assert after["gameTimeMs"] == 0
+    assert after["metrics"]["attempts"] == before["metrics"]["attempts"] + 1
+    assert after["game_state"] == first["game_state"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_same_seed_and_actions_give_the_same_state(open_game, catalog, game_id):
+    game = catalog.games[game_id]
+    script = action_script(game, 25)
+    a = await play_script(open_game, game, 11, script)
+    b = await play_script(open_game, game, 11, script)
+    assert a == b
+    c = await play_script(open_game, game, 12, script)
+    assert c["game_state"] != a["game_state"], "a different seed should change a random game"
+
+
+async def test_requests_to_other_origins_are_blocked_and_logged(open_game):
+    s = await open_game(GAMES[0])
+    await s.init({"seed": 1, "level": 1})
+    outcome = await s.eval("() => fetch('http://127.0.0.1:9/beacon').then(() => 'sent', () => 'blocked')")
+    assert outcome == "blocked"
+    assert s.blocked == ["http://127.0.0.1:9/beacon"]

@@ -1,0 +1,138 @@
+"""The plugin end to end: collection, ids, marks, options, errors, xdist, results, summary, --lf."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from pytest_gameworld.catalog import default_catalog_dir, load_catalog
+
+CAT = load_catalog()
+N_TASKS = len(CAT.tasks)
+
+
+def run_pytest(*args: str, cwd: Path, timeout: int = 900) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args]
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def collected(out: str) -> list[str]:
+    return [ln.strip() for ln in out.splitlines() if "[" in ln and ln.strip().split("/")[0] in
+            ("arcade", "platformer", "puzzle", "runner", "simulation")]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """An unrelated project that only installed the package."""
+    (tmp_path / "test_own.py").write_text("def test_own():\n    assert 1 + 1 == 2\n")
+    return tmp_path
+
+
+def test_without_gw_model_no_benchmark_items(project):
+    r = run_pytest("--collect-only", "-q", cwd=project)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert collected(r.stdout) == [] and "test_own.py::test_own" in r.stdout
+
+
+def test_items_have_natural_ids_and_select_with_k_and_m(project):
+    r = run_pytest("--collect-only", "-q", "--gw-model", "random,noop", "--strict-markers", cwd=project)
+    ids = collected(r.stdout)
+    assert len(ids) == 2 * N_TASKS, r.stdout[-2000:] + r.stderr
+    assert "puzzle/01-2048/01_03[random]" in ids and ids == sorted(ids, key=ids.index)
+    k = collected(run_pytest("--collect-only", "-q", "--gw-model", "random,noop", "-k", "flappy", cwd=project).stdout)
+    assert k and all("13-flappy-bird" in i for i in k)
+    k2 = collected(run_pytest("--collect-only", "-q", "--gw-model", "random,noop", "-k", "01_03 and random",
+                              cwd=project).stdout)
+    assert k2 == ["puzzle/01-2048/01_03[random]"]
+    m = collected(run_pytest("--collect-only", "-q", "--gw-model", "noop", "--strict-markers", "-m",
+                             "runner and L2", cwd=project).stdout)
+    assert m and all(i.startswith("runner/") for i in m)
+    g = collected(run_pytest("--collect-only", "-q", "--gw-model", "noop", "-m", "game_minesweeper",
+                             cwd=project).stdout)
+    assert len(g) == 5 and all("19-minesweeper" in i for i in g)
+
+
+def test_repeat_multiplies_items(project):
+    ids = collected(run_pytest("--collect-only", "-q", "--gw-model", "noop", "--gw-repeat", "3", "-k", "13_01",
+                               cwd=project).stdout)
+    assert ids == [f"runner/13-flappy-bird/13_01[noop-r{i}]" for i in range(3)]
+
+
+def test_broken_task_yaml_fails_collection_with_one_line(project, tmp_path):
+    cat = tmp_path / "cat"
+    shutil.copytree(default_catalog_dir(), cat)
+    bad = cat / "tasks" / "13-flappy-bird" / "13_02.yaml"
+    bad.write_text(bad.read_text().replace("target: 3", "target: three"))
+    r = run_pytest("--gw-model", "noop", "--gw-catalog", str(cat), cwd=project)
+    assert r.returncode == 4
+    errors = [ln for ln in (r.stdout + r.stderr).splitlines() if ln.startswith("ERROR")]
+    assert errors == [f"ERROR: {bad}: field 'target': Input should be a valid number, "
+                      "unable to parse string as a number"]
+
+
+def test_unknown_model_is_one_clear_error(project):
+    r = run_pytest("--gw-model", "gpt-99", cwd=project)
+    assert r.returncode == 4 and "unknown model 'gpt-99'" in r.stderr
+
+
+def test_random_agent_parallel_session_writes_results_and_summary(project):
+    results = project / "out"
+    r = run_pytest("--gw-model", "random", "-n", "2", "--gw-results", str(results), "--gw-session", "s1",
+                   "--junitxml", str(project / "junit.xml"), "-v", cwd=project)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    lines = [json.loads(x) for x in (results / "s1" / "results.jsonl").read_text().splitlines()]
+    assert len(lines) == N_TASKS
+    assert {ln["task"] for ln in lines} == {t.id for t in CAT.tasks}
+    assert all(ln["status"] == "ok" and ln["steps"] > 0 and ln["model"] == "random" for ln in lines)
+    assert "GameWorld summary" in r.stdout and "random (generalist)" in r.stdout
+    assert ("SOLVED" in r.stdout) or ("PG " in r.stdout)
+    for ln in lines:
+        assert (results / "s1" / "runs" / ln["genre"] / ln["game"] / ln["task"] / "random" / "steps.jsonl").exists()
+    assert (results / "s1" / "report.html").exists()
+    props = ET.parse(project / "junit.xml").getroot().findall(".//testcase/properties/property")
+    names = {p.get("name") for p in props}
+    assert {"success", "progress", "steps", "invalid_ntc", "invalid_oos", "sec_per_step", "seed"} <= names
+
+
+FAILING_CONFTEST = '''
+import pytest
+from pytest_gameworld.agents import AgentError
+
+class Broken:
+    interface = "generalist"
+    needs_pixels = False
+    async def begin(self, ctx): pass
+    async def act(self, obs): raise AgentError("endpoint down after retries")
+    async def close(self): pass
+
+@pytest.fixture
+def gw_agent(gw_case):
+    from pytest_gameworld.agents import make_agent
+    return Broken() if gw_case.task.id == "{task}" else make_agent(gw_case.model)
+'''
+
+
+def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
+    proj = tmp_path / "p"
+    proj.mkdir()
+    (proj / "conftest.py").write_text(FAILING_CONFTEST.format(task="13_02"))
+    args = ["--gw-model", "noop", "-k", "flappy", "--gw-max-steps", "3", "--gw-results", "out", "-v"]
+    cmd = [sys.executable, "-m", "pytest", *args]
+    r1 = subprocess.run(cmd + ["--gw-session", "a"], cwd=proj, capture_output=True, text=True, timeout=600)
+    assert r1.returncode == 1, r1.stdout[-3000:]
+    assert "4 passed" in r1.stdout and "1 failed" in r1.stdout
+    assert "missing runs (not scored, re-run with --lf): 1" in r1.stdout
+    lines = [json.loads(x) for x in (proj / "out" / "a" / "results.jsonl").read_text().splitlines()]
+    failed = [ln for ln in lines if ln["status"] == "error"]
+    assert [ln["task"] for ln in failed] == ["13_02"] and "endpoint down" in failed[0]["error"]
+    assert (proj / "out" / "a" / "runs" / "runner" / "13-flappy-bird" / "13_02" / "noop" / "steps.jsonl").exists()
+    (proj / "conftest.py").write_text(FAILING_CONFTEST.format(task="none"))
+    r2 = subprocess.run(cmd + ["--gw-session", "b", "--lf"], cwd=proj, capture_output=True, text=True, timeout=600)
+    assert r2.returncode == 0, r2.stdout[-3000:]
+    assert "1 passed" in r2.stdout and "runner/13-flappy-bird/13_02[noop]" in r2.stdout

@@ -1,0 +1,243 @@
+"""Fixtures for the provider agents: a real catalog, a fake run context, and the loopback endpoint."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+import yaml
+from PIL import Image
+
+from pytest_gameworld.agents.base import Observation, RunContext
+from pytest_gameworld.catalog import Catalog, CatalogError, GameSpec, ModelSpec, TaskSpec, load_catalog, load_model_file
+from pytest_gameworld.prompts import render_prompt
+
+REPO = Path(__file__).resolve().parents[2]
+SECRET = "sk-test-SECRET-123"
+KEY_ENV = "GW_PROVIDER_TEST_KEY"
+GAME_PREFERENCE = ("01-2048", "19-minesweeper", "13-flappy-bird")
+
+
+def _partial_catalog(root: Path) -> Catalog:
+    """The games that already have a valid game.yaml (others may be in progress), tasks and models."""
+    cat = Catalog(root=root)
+    for gdir in sorted(p for p in (root / "games").iterdir() if (p / "game.yaml").exists()):
+        try:
+            data = yaml.safe_load((gdir / "game.yaml").read_text())
+            cat.games[gdir.name] = GameSpec.model_validate({**data, "path": gdir})
+        except Exception:  # noqa: BLE001 - a game being written right now
+            continue
+    for tfile in sorted((root / "tasks").glob("*/*.yaml")):
+        try:
+            cat.tasks.append(TaskSpec.model_validate(yaml.safe_load(tfile.read_text())))
+        except Exception:  # noqa: BLE001
+            continue
+    for mfile in sorted((root / "models").glob("*.yaml")):
+        spec = load_model_file(mfile)
+        cat.models[spec.name] = spec
+    return cat
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    """The real catalog; if another game is mid-edit, the games that load."""
+    try:
+        return load_catalog()
+    except CatalogError:
+        return _partial_catalog(REPO / "catalog")
+
+
+@pytest.fixture(scope="session")
+def game(catalog: Catalog) -> GameSpec:
+    preferred = os.environ.get("GW_PROVIDER_TEST_GAME")  # to try the agents on another game
+    for gid in ((preferred,) if preferred else GAME_PREFERENCE):
+        if gid in catalog.games:
+            return catalog.games[gid]
+    pytest.skip("no game of the preferred set has a catalog entry yet")
+
+
+def png(width: int = 1280, height: int = 720, color: tuple[int, int, int] = (40, 90, 160)) -> bytes:
+    """A solid-colour PNG screenshot."""
+    buf = io.BytesIO()
+    Image.new("RGB", (width, height), color).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+@pytest.fixture
+def make_ctx(catalog: Catalog, game: GameSpec) -> Callable[[ModelSpec], RunContext]:
+    """A RunContext for a spec on the chosen game (no browser session: provider agents never use it)."""
+
+    def make(spec: ModelSpec) -> RunContext:
+        role_name = next(iter(game.roles))
+        role = game.roles[role_name]
+        task = next((t for t in catalog.tasks if t.game == game.id), None) or TaskSpec(
+            id="00_01", game=game.id, instruction="Score as many points as you can.", score="score",
+            start=0, target=10)
+        prompt = render_prompt(catalog.root / "prompts", game, role, task, spec, task.max_steps)
+        return RunContext(game, task, role_name, role, spec, 7, prompt, session=None)  # type: ignore[arg-type]
+
+    return make
+
+
+def observation(step: int = 0, width: int = 1280, height: int = 720) -> Observation:
+    return Observation(step=step, episode=0, state={}, screenshot=png(width, height), image_format="png")
+
+
+@dataclass
+class Server:
+    """A running endpoint subprocess and its JSONL log."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+    log_path: Path
+
+    def records(self) -> list[dict[str, Any]]:
+        """Complete log lines so far (a line being written right now is left for the next read)."""
+        if not self.log_path.exists():
+            return []
+        text = self.log_path.read_text()
+        return [json.loads(line) for line in text.split("\n")[:-1] if line.strip()]
+
+    def posts(self, count: int | None = None, timeout_s: float = 5.0) -> list[dict[str, Any]]:
+        """The logged POSTs; with ``count``, wait for that many (the server logs after it answers)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            found = [r for r in self.records() if r["method"] == "POST"]
+            if count is None or len(found) >= count or time.monotonic() > deadline:
+                return found
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """serve(protocol, entries=None, policy="random", extra=[]) runs `python -m pytest_gameworld.endpoint`."""
+    servers: list[Server] = []
+
+    def start(protocol: str, entries: list[dict[str, Any]] | None = None, policy: str = "random",
+              extra: list[str] | None = None) -> Server:
+        n = len(servers)
+        if entries is not None:
+            script = tmp_path / f"script{n}.json"
+            script.write_text(json.dumps(entries))
+            policy = f"scripted:{script}"
+        log_path = tmp_path / f"server{n}.jsonl"
+        err = open(tmp_path / f"server{n}.stderr", "wb")  # noqa: SIM115 - a file, not a pipe nobody reads
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+        proc = subprocess.Popen([sys.executable, "-m", "pytest_gameworld.endpoint", "--protocol", protocol,
+                                 "--policy", policy, "--port", "0", "--log", str(log_path), *(extra or [])],
+                                stdout=subprocess.PIPE, stderr=err, cwd=tmp_path, env=env)
+        err.close()
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], 20)
+        if not ready:
+            proc.kill()
+            raise RuntimeError(f"endpoint did not start: {(tmp_path / f'server{n}.stderr').read_text()}")
+        banner = proc.stdout.readline().decode().strip()
+        if " on http://" not in banner:
+            proc.kill()
+            raise RuntimeError(f"unexpected banner {banner!r}: {(tmp_path / f'server{n}.stderr').read_text()}")
+        server = Server(proc, banner.split(" on ", 1)[1], log_path)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def secret_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A distinctive fake API key in the environment variable the test specs read."""
+    monkeypatch.setenv(KEY_ENV, SECRET)
+    return SECRET
+
+
+@pytest.fixture
+def spec_for(catalog: Catalog, secret_key: str) -> Callable[..., ModelSpec]:
+    """A catalog spec pointed at a loopback server, with the fake key and optional overrides."""
+
+    def make(name: str, server: Server, **overrides: Any) -> ModelSpec:
+        opts: dict[str, Any] = {"endpoint.base_url": server.url, "endpoint.api_key_env": KEY_ENV,
+                                "extra.retry_backoff_s": 0.01}
+        opts.update({k.replace("__", "."): v for k, v in overrides.items()})
+        return catalog.resolve_model(name, opts)
+
+    return make
+
+
+@pytest.fixture
+def drive(make_ctx: Callable[[ModelSpec], RunContext]) -> Callable[..., Any]:
+    """drive(spec, steps=1, size=(1280, 720), cua=None) → (agent, replies): begin, act `steps` times, close.
+
+    ``cua`` overrides fields of the role's CUA controls (e.g. {"clicks": True}) whatever the game.
+    """
+    from pytest_gameworld.agents.providers import make_provider_agent
+
+    async def run(spec: ModelSpec, steps: int = 1, size: tuple[int, int] = (1280, 720),
+                  cua: dict[str, Any] | None = None) -> tuple[Any, list[Any]]:
+        agent = make_provider_agent(spec)
+        ctx = make_ctx(spec)
+        if cua:
+            ctx.role = ctx.role.model_copy(update={"cua": ctx.role.cua.model_copy(update=cua)})
+        await agent.begin(ctx)
+        replies = []
+        try:
+            for step in range(steps):
+                replies.append(await agent.act(observation(step, *size)))
+        finally:
+            await agent.close()
+        return agent, replies
+
+    return run
+
+
+def assert_no_secret(*values: Any) -> None:
+    """The fake key appears in none of the values (request records, raw responses, text)."""
+    for value in values:
+        assert SECRET not in json.dumps(value, default=str)
+
+
+@pytest.fixture
+def no_secret() -> Callable[..., None]:
+    return assert_no_secret
+
+
+@pytest.fixture
+def control_call(game: GameSpec) -> tuple[str, dict[str, Any]]:
+    """A valid call of the game's first control that takes arguments (or of its first control)."""
+    role = next(iter(game.roles.values()))
+    control = next((c for c in role.controls if c.args), role.controls[0])
+    args: dict[str, Any] = {}
+    for name, spec in control.args.items():
+        if name == "cell" and control.cell_bindings:
+            args[name] = sorted(control.cell_bindings)[0]
+        elif spec.enum:
+            args[name] = spec.enum[0]
+        elif spec.required:
+            args[name] = {"string": "a", "integer": 1, "number": 1.0, "boolean": True}[spec.type]
+    return control.id, args
+
+
+@pytest.fixture
+def scripted_usage() -> dict[str, int]:
+    """Token counts a scripted reply reports."""
+    return {"input_tokens": 1234, "output_tokens": 56, "cached_tokens": 200, "reasoning_tokens": 7}

@@ -1,0 +1,108 @@
+"""The paper's metrics: progress clamp, mid-episode target, resets keep best, end rule, requires."""
+
+import pytest
+
+from pytest_gameworld.catalog import TaskSpec
+from pytest_gameworld.evaluator import Evaluator, ScoreError, task_score
+
+
+def task(**kw):
+    base = {"id": "01_01", "game": "g", "instruction": "x", "score": "game_state.score", "start": 0,
+            "target": 10, "max_steps": 5}
+    return TaskSpec.model_validate({**base, **kw})
+
+
+def st(score, status="playing", outcome=None, **extra):
+    term = {"isTerminal": status == "terminal", "outcome": outcome, "reason": None}
+    return {"status": status, "terminal": term, "game_state": {"score": score, **extra}, "metrics": {}}
+
+
+def test_progress_is_clamped_to_unit_interval():
+    ev = Evaluator(task(start=5, target=15))
+    assert ev.observe(st(0), 0).progress == 0.0
+    assert ev.observe(st(10), 1).progress == 0.5
+    assert ev.observe(st(99), 2).progress == 1.0
+
+
+def test_target_hit_mid_episode_stops_with_success():
+    ev = Evaluator(task())
+    assert ev.observe(st(3), 1).stop is None
+    r = ev.observe(st(10), 2)
+    assert r.success and r.stop == "success"
+
+
+def test_reset_on_terminal_failure_keeps_best():
+    ev = Evaluator(task())
+    ev.observe(st(7), 1)
+    r = ev.observe(st(7, "terminal", "fail"), 2)
+    assert r.reset and r.stop is None
+    ev.begin_episode()
+    r = ev.observe(st(2), 3)
+    assert r.best == 7 and r.progress == 0.7 and ev.episodes == 2
+
+
+def test_without_continue_on_fail_a_terminal_failure_stops():
+    ev = Evaluator(task(continue_on_fail=False))
+    r = ev.observe(st(1, "terminal", "fail"), 1)
+    assert r.stop == "terminal" and not r.reset
+
+
+def test_budget_exhausted_stops_unsolved():
+    ev = Evaluator(task(max_steps=2))
+    ev.observe(st(1), 1)
+    r = ev.observe(st(2), 2)
+    assert r.stop == "max_steps" and not r.success
+
+
+def test_terminal_on_last_step_does_not_reset():
+    ev = Evaluator(task(max_steps=2))
+    r = ev.observe(st(1, "terminal", "fail"), 2)
+    assert r.stop == "max_steps" and not r.reset
+
+
+def test_end_rule_stops():
+    ev = Evaluator(task(end={"field": "game_state.level", "equals": 3}))
+    assert ev.observe(st(1, level=2), 1).stop is None
+    assert ev.observe(st(1, level=3), 2).stop == "end_rule"
+
+
+def test_requires_must_hold_for_success():
+    t = task(score={"aggregate": "sum", "fields": ["game_state.a", "game_state.b"]}, target=4,
+             requires=[{"field": "game_state.a", "min": 1}, {"field": "game_state.b", "min": 1}])
+    ev = Evaluator(t)
+    r = ev.observe({"status": "playing", "game_state": {"a": 4, "b": 0}}, 1)
+    assert r.score == 4 and not r.success and r.progress == 1.0
+    r = ev.observe({"status": "playing", "game_state": {"a": 3, "b": 1}}, 2)
+    assert r.success
+
+
+def test_min_aggregate():
+    t = task(score={"aggregate": "min", "fields": ["game_state.a", "game_state.b"]})
+    assert task_score(t, {"game_state": {"a": 4, "b": 2}}) == 2
+
+
+def test_terminal_with_unknown_outcome_is_not_success():
+    ev = Evaluator(task())
+    r = ev.observe(st(3, "terminal", None), 1)
+    assert not r.success and r.reset
+
+
+def test_game_level_success_short_of_target_is_not_task_success():
+    ev = Evaluator(task(target=50))
+    r = ev.observe(st(20, "terminal", "success"), 1)
+    assert not r.success and r.reset
+
+
+@pytest.mark.parametrize("state, words", [
+    ({"game_state": {}}, "missing"), ({"game_state": {"score": "3"}}, "not a finite number"),
+    ({"game_state": {"score": None}}, "not a finite number"), ({"game_state": {"score": True}}, "not a finite"),
+    ({"game_state": {"score": float("nan")}}, "not a finite"),
+])
+def test_bad_score_field_is_a_clear_error(state, words):
+    with pytest.raises(ScoreError, match=words):
+        Evaluator(task()).observe(state, 0)
+
+
+def test_target_must_exceed_start():
+    with pytest.raises(ValueError, match="greater than start"):
+        task(start=5, target=5)

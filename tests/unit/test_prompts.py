@@ -1,0 +1,51 @@
+"""Prompt assembly: four sections in order; the action list comes from the registered controls."""
+
+from pytest_gameworld.catalog import load_catalog
+from pytest_gameworld.prompts import SECTIONS, render_prompt
+
+
+def _render(model_name: str, game_id: str = "19-minesweeper", realtime: bool = False):
+    cat = load_catalog()
+    game = cat.games[game_id]
+    role = next(iter(game.roles.values()))
+    task = next(t for t in cat.tasks if t.game == game_id)
+    return render_prompt(cat.root / "prompts", game, role, task, cat.resolve_model(model_name), 100, realtime), game, task
+
+
+def test_generalist_prompt_lists_every_registered_control_in_four_sections():
+    prompt, game, task = _render("random")
+    assert tuple(prompt.sections) == SECTIONS
+    role = next(iter(game.roles.values()))
+    listed = [ln[2:].split("(")[0].split(":")[0] for ln in prompt.sections["Role and Controls"].splitlines()
+              if ln.startswith("- ")]
+    assert listed == [c.id for c in role.controls]
+    assert "cell: string" in prompt.sections["Role and Controls"]
+    assert task.instruction.strip() in prompt.sections["Task Instruction"]
+    assert "exactly one" in prompt.text
+
+
+def test_cua_prompt_states_keys_mouse_and_viewport():
+    prompt, game, _ = _render("random-cua")
+    controls = prompt.sections["Role and Controls"]
+    assert "No keyboard keys are allowed" in controls
+    assert "x from 0 to 1279" in controls and "y from 0 to 719" in controls
+
+
+def test_cua_prompt_states_the_models_coordinate_grid():
+    cat = load_catalog()
+    game = cat.games["19-minesweeper"]
+    role = next(iter(game.roles.values()))
+    task = next(t for t in cat.tasks if t.game == game.id)
+    spec = cat.resolve_model("random-cua", {"coordinates": "normalized_1000"})
+    prompt = render_prompt(cat.root / "prompts", game, role, task, spec, 100)
+    assert "0-1000 grid" in prompt.sections["Role and Controls"]
+    spec = cat.resolve_model("random-cua", {"screenshot_width": 640})
+    prompt = render_prompt(cat.root / "prompts", game, role, task, spec, 100)
+    assert "640x360 screenshot" in prompt.sections["Role and Controls"]
+
+
+def test_realtime_is_stated():
+    prompt, _, _ = _render("random", realtime=True)
+    assert "keeps running while you think" in prompt.text
+    prompt, _, _ = _render("random")
+    assert "paused while you think" in prompt.text
