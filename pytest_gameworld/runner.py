@@ -15,7 +15,7 @@ from .agents.base import Agent, AgentReply, Observation, RunContext, Usage
 from .catalog import GameSpec, ModelSpec, TaskSpec
 from .evaluator import Evaluator, StepEval, read_path
 from .prompts import render_prompt
-from .results import RunRecord, append_jsonl, cost_usd, versions
+from .results import RunRecord, append_jsonl, cost_usd
 from .sandbox import GameSession, HarnessError
 from .semantic import classify
 

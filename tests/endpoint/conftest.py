@@ -4,83 +4,19 @@ from __future__ import annotations
 
 import base64
 import json
-import os
-import select
-import signal
-import subprocess
-import sys
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-# Generous: the CI box may be loaded; a normal start takes a fraction of a second.
-START_TIMEOUT_S = 15.0
+from pytest_gameworld.endpoint.process import EndpointProcess, spawn_endpoint
 
-
-@dataclass
-class Endpoint:
-    """A running server process: its base URL, log file and the announced first line."""
-
-    process: subprocess.Popen[bytes]
-    url: str
-    log_path: Path
-    banner: str
-    start_s: float
-    stderr_path: Path
-    _stopped: bool = field(default=False)
-
-    def records(self) -> list[dict[str, Any]]:
-        """Every JSONL log record written so far."""
-        if not self.log_path.exists():
-            return []
-        return [json.loads(line) for line in self.log_path.read_text().splitlines() if line.strip()]
-
-    def posts(self) -> list[dict[str, Any]]:
-        """Log records for POST requests only."""
-        return [r for r in self.records() if r["method"] == "POST"]
-
-    def stop(self) -> int:
-        """SIGTERM and wait; returns the exit code."""
-        if self._stopped:
-            return self.process.returncode
-        self._stopped = True
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return self.process.wait()
+Endpoint = EndpointProcess
 
 
 def start_endpoint(tmp_path: Path, protocol: str, policy: str = "random", seed: int = 0,
                    extra: list[str] | None = None, name: str = "server") -> Endpoint:
-    """Start ``python -m pytest_gameworld.endpoint`` and wait for its first stdout line."""
-    log_path = tmp_path / f"{name}.jsonl"
-    stderr_path = tmp_path / f"{name}.stderr"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    cmd = [sys.executable, "-m", "pytest_gameworld.endpoint", "--protocol", protocol, "--policy", policy,
-           "--port", "0", "--seed", str(seed), "--log", str(log_path), *(extra or [])]
-    started = time.monotonic()
-    # stderr goes to a file: a pipe nobody reads could fill up and stall the server.
-    with open(stderr_path, "wb") as err:
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, cwd=tmp_path, env=env)
-    assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], START_TIMEOUT_S)
-    if not ready:
-        proc.kill()
-        raise RuntimeError(f"endpoint did not start: {stderr_path.read_text()}")
-    banner = proc.stdout.readline().decode().strip()
-    elapsed = time.monotonic() - started
-    if not banner.startswith(f"serving {protocol} on http://127.0.0.1:"):
-        proc.kill()
-        raise RuntimeError(f"unexpected banner {banner!r}: {stderr_path.read_text()}")
-    url = banner.split(" on ", 1)[1]
-    return Endpoint(proc, url, log_path, banner, elapsed, stderr_path)
+    return spawn_endpoint(protocol, policy, workdir=tmp_path, seed=seed, extra=extra or (), name=name)
 
 
 @pytest.fixture

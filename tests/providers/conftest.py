@@ -5,21 +5,16 @@ from __future__ import annotations
 import io
 import json
 import os
-import select
-import signal
-import subprocess
-import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
-import yaml
+
+from pytest_gameworld.endpoint.process import EndpointProcess, spawn_endpoint
 from PIL import Image
 
 from pytest_gameworld.agents.base import Observation, RunContext
-from pytest_gameworld.catalog import Catalog, CatalogError, GameSpec, ModelSpec, TaskSpec, load_catalog, load_model_file
+from pytest_gameworld.catalog import Catalog, GameSpec, ModelSpec, TaskSpec, load_catalog
 from pytest_gameworld.prompts import render_prompt
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,33 +23,9 @@ KEY_ENV = "GW_PROVIDER_TEST_KEY"
 GAME_PREFERENCE = ("01-2048", "19-minesweeper", "13-flappy-bird")
 
 
-def _partial_catalog(root: Path) -> Catalog:
-    """The games that already have a valid game.yaml (others may be in progress), tasks and models."""
-    cat = Catalog(root=root)
-    for gdir in sorted(p for p in (root / "games").iterdir() if (p / "game.yaml").exists()):
-        try:
-            data = yaml.safe_load((gdir / "game.yaml").read_text())
-            cat.games[gdir.name] = GameSpec.model_validate({**data, "path": gdir})
-        except Exception:  # noqa: BLE001 - a game being written right now
-            continue
-    for tfile in sorted((root / "tasks").glob("*/*.yaml")):
-        try:
-            cat.tasks.append(TaskSpec.model_validate(yaml.safe_load(tfile.read_text())))
-        except Exception:  # noqa: BLE001
-            continue
-    for mfile in sorted((root / "models").glob("*.yaml")):
-        spec = load_model_file(mfile)
-        cat.models[spec.name] = spec
-    return cat
-
-
 @pytest.fixture(scope="session")
 def catalog() -> Catalog:
-    """The real catalog; if another game is mid-edit, the games that load."""
-    try:
-        return load_catalog()
-    except CatalogError:
-        return _partial_catalog(REPO / "catalog")
+    return load_catalog()
 
 
 @pytest.fixture(scope="session")
@@ -93,38 +64,7 @@ def observation(step: int = 0, width: int = 1280, height: int = 720) -> Observat
     return Observation(step=step, episode=0, state={}, screenshot=png(width, height), image_format="png")
 
 
-@dataclass
-class Server:
-    """A running endpoint subprocess and its JSONL log."""
-
-    process: subprocess.Popen[bytes]
-    url: str
-    log_path: Path
-
-    def records(self) -> list[dict[str, Any]]:
-        """Complete log lines so far (a line being written right now is left for the next read)."""
-        if not self.log_path.exists():
-            return []
-        text = self.log_path.read_text()
-        return [json.loads(line) for line in text.split("\n")[:-1] if line.strip()]
-
-    def posts(self, count: int | None = None, timeout_s: float = 5.0) -> list[dict[str, Any]]:
-        """The logged POSTs; with ``count``, wait for that many (the server logs after it answers)."""
-        deadline = time.monotonic() + timeout_s
-        while True:
-            found = [r for r in self.records() if r["method"] == "POST"]
-            if count is None or len(found) >= count or time.monotonic() > deadline:
-                return found
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+Server = EndpointProcess
 
 
 @pytest.fixture
@@ -139,23 +79,7 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Server]]:
             script = tmp_path / f"script{n}.json"
             script.write_text(json.dumps(entries))
             policy = f"scripted:{script}"
-        log_path = tmp_path / f"server{n}.jsonl"
-        err = open(tmp_path / f"server{n}.stderr", "wb")  # noqa: SIM115 - a file, not a pipe nobody reads
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-        proc = subprocess.Popen([sys.executable, "-m", "pytest_gameworld.endpoint", "--protocol", protocol,
-                                 "--policy", policy, "--port", "0", "--log", str(log_path), *(extra or [])],
-                                stdout=subprocess.PIPE, stderr=err, cwd=tmp_path, env=env)
-        err.close()
-        assert proc.stdout is not None
-        ready, _, _ = select.select([proc.stdout], [], [], 20)
-        if not ready:
-            proc.kill()
-            raise RuntimeError(f"endpoint did not start: {(tmp_path / f'server{n}.stderr').read_text()}")
-        banner = proc.stdout.readline().decode().strip()
-        if " on http://" not in banner:
-            proc.kill()
-            raise RuntimeError(f"unexpected banner {banner!r}: {(tmp_path / f'server{n}.stderr').read_text()}")
-        server = Server(proc, banner.split(" on ", 1)[1], log_path)
+        server = spawn_endpoint(protocol, policy, workdir=tmp_path, extra=extra or (), name=f"server{n}")
         servers.append(server)
         return server
 

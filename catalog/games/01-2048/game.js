@@ -499,7 +499,9 @@
     const pressed = [];
     for (const ev of keyQueue) {
       if (ev.down) {
-        if (!held.has(ev.key)) pressed.push(ev.key);
+        // Repeats were dropped at the listener, so every keydown is a real
+        // press (even if a keyup was lost, e.g. to a window switch).
+        pressed.push(ev.key);
         held.add(ev.key);
       } else {
         held.delete(ev.key);
@@ -526,7 +528,19 @@
       n++;
     }
     if (n === 15) acc = Math.min(acc, TICK_MS); // never spiral after a stall
-    render(core);
+    const key = viewKey(core);
+    if (key !== drawnKey) render(core);
+    drawnKey = key;
+  }
+
+  // Redraw only when the picture can change (an animation runs, or the board, score or
+  // status changed): idle frames cost nothing, which keeps long waits cheap to simulate.
+  let drawnKey = "";
+  function viewKey(core) {
+    if (!core) return "none";
+    const lm = core.lastMove;
+    if (lm && (core.ticks - lm.tick) * TICK_MS <= POP_MS) return `anim ${core.ticks}`;
+    return `${core.attempts} ${core.moves} ${core.status} ${lm ? lm.tick : -1}`;
   }
 
   function startEpisode(seed, level) {
@@ -535,6 +549,7 @@
     core = createCore(seed, level);
     core.attempts = attempts;
     render(core);
+    drawnKey = viewKey(core);
   }
 
   // 2048 has a single level; anything else is treated as level 1.

@@ -177,7 +177,8 @@
       this.birdVy = Math.min(this.birdVy + GRAVITY * DT, MAX_FALL);
     }
     this.birdY += this.birdVy * DT;
-    // The ceiling clamps instead of killing (as in the original).
+    // The top of the play area (under the HUD) stops the bird but never kills
+    // it, so the bird always stays visible.
     const minY = HUD_H + BIRD_H / 2;
     if (this.birdY < minY) {
       this.birdY = minY;
@@ -652,7 +653,6 @@
     get: () => core,
     configurable: true,
   });
-  window.__gwFlappy = { createCore: createCore, TICK_HZ: TICK_HZ };
 
   // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays
   // 1280x720. Under the harness the viewport is exactly 1280x720 anyway.

@@ -547,9 +547,20 @@
       n++;
     }
     if (loopTicks < due) loopTicks = due; // drop time lost to a stall
-    render(ctx, core);
+    const key = viewKey();
+    if (key !== drawnKey) render(ctx, core);
+    drawnKey = key;
     const nextAt = loopStart + (loopTicks + 1) * TICK_MS;
     setTimeout(loop, Math.max(0, nextAt - Date.now()));
+  }
+
+  // Redraw only when the picture can change (board, flags, status, or the HUD clock's
+  // tenth of a second): idle frames cost nothing, which keeps waits cheap to simulate.
+  let drawnKey = '';
+  function viewKey() {
+    if (!core) return 'none';
+    const s = core.s;
+    return [attempts, s.clicks, s.flags, s.revealedSafe, s.status, Math.floor(s.playTicks / 6)].join(' ');
   }
 
   function startEpisode(seed, level) {
@@ -560,6 +571,7 @@
     queue = [];
     leftDownCell = null;
     render(ctx, core);
+    drawnKey = viewKey();
     return { ok: true, method: 'inplace' };
   }
 
