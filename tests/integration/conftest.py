@@ -9,7 +9,7 @@ import pytest
 import pytest_asyncio
 
 from pytest_gameworld.agents import Agent, make_agent
-from pytest_gameworld.catalog import Catalog, TaskSpec, load_catalog
+from pytest_gameworld.catalog import Catalog, ModelSpec, TaskSpec, load_catalog
 from pytest_gameworld.results import RunRecord
 from pytest_gameworld.runner import RunConfig, play
 from pytest_gameworld.sandbox import GameServer, GameSession, find_browser, launch_browser
@@ -64,11 +64,11 @@ async def play_task(open_game, catalog: Catalog, tmp_path: Path) -> PlayFn:
     counter = iter(range(1000))
 
     async def _play(task_id: str, model: str | Agent, seed: int = 7, realtime: bool = False,
-                    max_steps: int | None = None, run_dir: Path | None = None):
+                    max_steps: int | None = None, run_dir: Path | None = None, model_spec: ModelSpec | None = None):
         task = find_task(catalog, task_id)
-        spec = catalog.resolve_model(model if isinstance(model, str) else "noop")
+        spec = model_spec or catalog.resolve_model(model if isinstance(model, str) else "noop")
         agent = make_agent(spec) if isinstance(model, str) else model
-        if not isinstance(model, str):
+        if not isinstance(model, str) and model_spec is None:
             spec = spec.model_copy(update={"name": type(model).__name__, "interface": model.interface})
         run_dir = run_dir or tmp_path / f"run{next(counter)}"
         cfg = RunConfig(item_id=f"{task.game}/{task.id}", game=catalog.games[task.game], task=task, model=spec,
