@@ -15,11 +15,12 @@ from pathlib import Path
 
 from playwright.async_api import async_playwright
 
-from pytest_gameworld.actions import Proposal
+from pytest_gameworld.actions import Action, Proposal
 from pytest_gameworld.agents import AgentReply, Observation, RunContext
-from pytest_gameworld.catalog import load_catalog
+from pytest_gameworld.catalog import Role, load_catalog
 from pytest_gameworld.runner import RunConfig, play
 from pytest_gameworld.sandbox import GameServer, GameSession, find_browser, launch_browser
+from pytest_gameworld.semantic import parse_semantic
 
 
 class PixelAgent:
@@ -28,8 +29,8 @@ class PixelAgent:
     interface = "generalist"
     needs_pixels = True
 
-    def __init__(self, controls: list[str]) -> None:
-        self.controls = controls
+    def __init__(self, plan: list[Proposal]) -> None:
+        self.plan = plan
         self.stamps: list[float] = []
 
     async def begin(self, ctx: RunContext) -> None:
@@ -38,10 +39,35 @@ class PixelAgent:
     async def act(self, obs: Observation) -> AgentReply:
         assert obs.screenshot
         self.stamps.append(time.perf_counter())
-        return AgentReply(calls=[Proposal(self.controls[obs.step % len(self.controls)])])
+        return AgentReply(calls=[self.plan[obs.step % len(self.plan)]])
 
     async def close(self) -> None:
         pass
+
+
+def make_plan(role: Role, n: int) -> list[Proposal]:
+    """The controls other than wait, in turn; cell controls walk over their cells."""
+    controls = [c for c in role.controls if c.binding.action != "wait"]
+    plan = []
+    for i in range(n):
+        c = controls[i % len(controls)]
+        cells = sorted(c.cell_bindings) if c.cell_bindings else None
+        plan.append(Proposal(c.id, {"cell": cells[(i * 7) % len(cells)]} if cells else {}))
+    return plan
+
+
+async def bare_step(session: GameSession, action: Action, fmt: str) -> None:
+    """The floor: the same work as bare Playwright/CDP calls, no harness code around them."""
+    page = session.page
+    await session.cdp.send("Page.captureScreenshot", {"format": fmt, "optimizeForSpeed": True})
+    if action.kind == "press_key":
+        await page.keyboard.down(action.keys[0])
+        await page.clock.run_for(action.duration_ms)
+        await page.keyboard.up(action.keys[0])
+    else:
+        await page.mouse.click(action.x, action.y, button=action.button)
+        await page.clock.run_for(action.duration_ms)
+    await page.evaluate("() => window.gameAPI.getState()")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -60,14 +86,14 @@ async def main() -> None:
     game = cat.games[args.game]
     task = next(t for t in cat.tasks if t.id == args.task)
     role = next(iter(game.roles.values()))
-    moves = [c.id for c in role.controls if c.binding.action == "press_key"]
-    key_control = next(c for c in role.controls if c.binding.action == "press_key")
+    plan = make_plan(role, args.steps)
+    actions = [parse_semantic(p, role, game.viewport, role.cua.default_hold_ms).action for p in plan]
     server = GameServer(cat.root / "games")
     async with async_playwright() as pw:
         browser = await launch_browser(pw, find_browser(None))
         # The harness loop, with a zero-latency agent that needs pixels.
         session = await GameSession.open(browser, server, game, seed=1)
-        agent = PixelAgent(moves)
+        agent = PixelAgent(plan)
         spec = cat.resolve_model("noop", {"screenshot_format": args.format})
         with tempfile.TemporaryDirectory() as tmp:
             cfg = RunConfig("bench", game, task.model_copy(update={"continue_on_fail": True}), spec, 1, 0,
@@ -76,19 +102,13 @@ async def main() -> None:
             await play(session, agent, cfg)
         await session.close()
         steps_ms = [(b - a) * 1000 for a, b in zip(agent.stamps, agent.stamps[1:])]
-        # The floor: the same work as bare calls (screenshot, key down, clock, key up, getState).
+        # The floor: the same actions as bare calls, on a fresh page with the same seed.
         session = await GameSession.open(browser, server, game, seed=1)
         await session.init({"seed": 1, "level": 1})
-        key = " " if key_control.binding.key == "Space" else key_control.binding.key
         floor_ms: list[float] = []
-        page = session.page
-        for _ in range(args.steps):
+        for action in actions[: len(steps_ms) + 1]:
             t0 = time.perf_counter()
-            await session.cdp.send("Page.captureScreenshot", {"format": args.format, "optimizeForSpeed": True})
-            await page.keyboard.down(key)
-            await page.clock.run_for(key_control.binding.duration_ms)
-            await page.keyboard.up(key)
-            await page.evaluate("() => window.gameAPI.getState()")
+            await bare_step(session, action, args.format)
             floor_ms.append((time.perf_counter() - t0) * 1000)
         shot_ms = []
         for _ in range(30):
@@ -102,7 +122,7 @@ async def main() -> None:
     floor = statistics.median(floor_ms)
     print(f"game={args.game} task={args.task} steps={len(steps_ms)} viewport={game.viewport.width}x{game.viewport.height}")
     print(f"step: median {med:.1f} ms, p95 {p95:.1f} ms, {1000 / med:.1f} steps/s per worker")
-    print(f"floor (screenshot + key + clock {key_control.binding.duration_ms} ms + getState): median {floor:.1f} ms, "
+    print(f"floor (screenshot + input + clock {actions[0].duration_ms} ms + getState): median {floor:.1f} ms, "
           f"p95 {pct(floor_ms, 0.95):.1f} ms; screenshot alone median {statistics.median(shot_ms):.1f} ms")
     print(f"median_ms={med:.1f} floor_ms={floor:.1f} ratio={med / floor:.2f}")
 

@@ -8,7 +8,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable
 
 from .actions import Verdict
 from .agents.base import Agent, AgentReply, Observation, RunContext, Usage
@@ -99,6 +99,67 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
 
 
+class _Run:
+    """One run in progress: the session, the agent, the evaluator and what is written down."""
+
+    def __init__(self, session: GameSession, agent: Agent, cfg: RunConfig, ctx: RunContext,
+                 evaluator: Evaluator, traj: Trajectory) -> None:
+        self.session, self.agent, self.cfg, self.ctx = session, agent, cfg, ctx
+        self.evaluator, self.traj = evaluator, traj
+        self.tally = _Tally()
+        self.steps = 0
+        self.state: dict[str, Any] = {}
+        self.shot: bytes | None = None
+        self.wants_pixels = agent.needs_pixels or cfg.keep_frames
+
+    async def observe(self) -> None:
+        """Read the state and, when pixels are needed, the screenshot: both at once (both only read)."""
+        if not self.wants_pixels:
+            self.state = await self.session.state()
+            return
+        self.state, self.shot = await asyncio.gather(
+            self.session.state(), self.session.screenshot(self.ctx.model.screenshot_format))
+
+    async def settle(self, ready: Awaitable[dict[str, Any]]) -> None:
+        """After init or reset: the ready state first, then the picture of it."""
+        self.state = await ready
+        if self.wants_pixels:
+            self.shot = await self.session.screenshot(self.ctx.model.screenshot_format)
+
+    async def step(self) -> StepEval:
+        ctx, cfg, step = self.ctx, self.cfg, self.steps
+        obs = Observation(step, self.evaluator.episodes, self.state, self.shot if self.agent.needs_pixels else None,
+                          ctx.model.screenshot_format)
+        shot = self.shot
+        t0 = time.perf_counter()
+        reply = await self.agent.act(obs)
+        latency_s = time.perf_counter() - t0
+        latency_ms = reply.latency_ms if reply.latency_ms is not None else int(round(latency_s * 1000))
+        verdict = verdict_for(reply, ctx)
+        cost = cost_usd(ctx.model, reply.usage)
+        self.tally.count(verdict, reply, latency_s, cost)
+        if cfg.realtime:
+            await self.session.advance(latency_ms)  # the game moves on while the model thinks
+        await self.session.execute(verdict.action)
+        await self.observe()
+        self.steps += 1
+        ev = self.evaluator.observe(self.state, self.steps)
+        frame = None
+        if cfg.keep_frames and shot is not None:
+            frame = f"frames/{step:04d}.{ctx.model.screenshot_format}"
+            await asyncio.to_thread(_write_frame, cfg.run_dir / frame, shot)
+        self.traj.write({
+            "event": "step", "step": step, "episode": self.evaluator.episodes,
+            "request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
+            "calls": [c.to_json() for c in reply.calls], "extra_calls": max(0, len(reply.calls) - 1),
+            "verdict": verdict.to_json(), "latency_ms": latency_ms, "usage": reply.usage.to_json(),
+            "cost_usd": cost, "state": state_summary(self.state, ctx.task),
+            "score": ev.score, "best": ev.best, "progress": ev.progress, "success": ev.success,
+            "reset": ev.reset, "stop": ev.stop, "frame": frame,
+        })
+        return ev
+
+
 async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunRecord, dict[str, Any]]:
     """Play one run to its end; its record (also appended to results.jsonl) and final state."""
     role_name = cfg.role_name or next(iter(cfg.game.roles))
@@ -111,71 +172,32 @@ async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunR
     traj.write({"event": "start", "item": cfg.item_id, "game": cfg.game.id, "task": cfg.task.id,
                 "model": cfg.model.name, "seed": cfg.seed, "repeat": cfg.repeat,
                 "protocol": record.protocol, "role": role_name, "prompt": prompt.sections})
-    tally = _Tally()
-    evaluator = Evaluator(task)
-    step = 0
-    state: dict[str, Any] = {}
+    run = _Run(session, agent, cfg, ctx, Evaluator(task), traj)
     started = time.perf_counter()
     try:
-        state = await session.init({"seed": cfg.seed, "level": task.level, "difficulty": task.difficulty,
-                                    "task": task.oracle_view(), **task.init})
-        ev = evaluator.observe(state, 0)
+        await run.settle(session.init({"seed": cfg.seed, "level": task.level, "difficulty": task.difficulty,
+                                        "task": task.oracle_view(), **task.init}))
+        ev = run.evaluator.observe(run.state, 0)
         await agent.begin(ctx)
         while ev.stop is None:
-            ev, state = await _step(session, agent, ctx, cfg, evaluator, traj, tally, step, state)
-            step += 1
+            ev = await run.step()
             if ev.reset:
-                state = await session.reset({})
-                evaluator.begin_episode()
-        record.finish(evaluator, ev.stop, step, tally, time.perf_counter() - started, _now())
+                await run.settle(session.reset({}))
+                run.evaluator.begin_episode()
+        record.finish(run.evaluator, ev.stop, run.steps, run.tally, time.perf_counter() - started, _now())
     except Exception as exc:
-        record.fail(exc, evaluator, step, tally, time.perf_counter() - started, _now())
-        traj.write({"event": "end", "status": "error", "error": record.error, "steps": step})
+        record.fail(exc, run.evaluator, run.steps, run.tally, time.perf_counter() - started, _now())
+        traj.write({"event": "end", "status": "error", "error": record.error, "steps": run.steps})
         traj.close()
         append_jsonl(cfg.results_path, record.to_json())
         raise
     finally:
         await agent.close()
-    traj.write({"event": "end", "status": "ok", "stop": ev.stop, "steps": step, "success": evaluator.success,
-                "progress": evaluator.progress, "final_state": state})
+    traj.write({"event": "end", "status": "ok", "stop": ev.stop, "steps": run.steps, "success": run.evaluator.success,
+                "progress": run.evaluator.progress, "final_state": run.state})
     traj.close()
     append_jsonl(cfg.results_path, record.to_json())
-    return record, state
-
-
-async def _step(session: GameSession, agent: Agent, ctx: RunContext, cfg: RunConfig, evaluator: Evaluator,
-                traj: Trajectory, tally: _Tally, step: int, state: dict[str, Any]) -> tuple[StepEval, dict[str, Any]]:
-    shot = None
-    if agent.needs_pixels or cfg.keep_frames:
-        shot = await session.screenshot(ctx.model.screenshot_format)
-    obs = Observation(step, evaluator.episodes, state, shot if agent.needs_pixels else None,
-                      ctx.model.screenshot_format)
-    t0 = time.perf_counter()
-    reply = await agent.act(obs)
-    latency_s = time.perf_counter() - t0
-    latency_ms = reply.latency_ms if reply.latency_ms is not None else int(round(latency_s * 1000))
-    verdict = verdict_for(reply, ctx)
-    cost = cost_usd(ctx.model, reply.usage)
-    tally.count(verdict, reply, latency_s, cost)
-    if cfg.realtime:
-        await session.advance(latency_ms)  # the game moves on while the model thinks
-    await session.execute(verdict.action)
-    state = await session.state()
-    ev = evaluator.observe(state, step + 1)
-    frame = None
-    if cfg.keep_frames and shot is not None:
-        frame = f"frames/{step:04d}.{ctx.model.screenshot_format}"
-        await asyncio.to_thread(_write_frame, cfg.run_dir / frame, shot)
-    traj.write({
-        "event": "step", "step": step, "episode": evaluator.episodes,
-        "request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
-        "calls": [c.to_json() for c in reply.calls], "extra_calls": max(0, len(reply.calls) - 1),
-        "verdict": verdict.to_json(), "latency_ms": latency_ms, "usage": reply.usage.to_json(),
-        "cost_usd": cost, "state": state_summary(state, ctx.task),
-        "score": ev.score, "best": ev.best, "progress": ev.progress, "success": ev.success,
-        "reset": ev.reset, "stop": ev.stop, "frame": frame,
-    })
-    return ev, state
+    return record, run.state
 
 
 def _write_frame(path: Path, data: bytes) -> None:

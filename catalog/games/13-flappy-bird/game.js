@@ -353,23 +353,40 @@
     ctx.fillText(str, x, y);
   }
 
-  function drawSky(c) {
-    const g = ctx.createLinearGradient(0, 0, 0, GROUND_Y);
+  // The sky (gradient and clouds) is painted once into a wide spare canvas and copied each
+  // frame at the parallax offset: filling a gradient and clouds every frame is the costliest
+  // thing a software rasterizer (headless Chromium) does here.
+  const CLOUD_PERIOD = 1600;
+  let skyLayer = null;
+  function skyImage() {
+    if (skyLayer) return skyLayer;
+    skyLayer = document.createElement("canvas");
+    skyLayer.width = CLOUD_PERIOD + W;
+    skyLayer.height = GROUND_Y;
+    const sctx = skyLayer.getContext("2d");
+    const g = sctx.createLinearGradient(0, 0, 0, GROUND_Y);
     g.addColorStop(0, COLORS.skyTop);
     g.addColorStop(1, COLORS.skyBottom);
-    ctx.fillStyle = g;
-    ctx.fillRect(0, 0, W, GROUND_Y);
-    // Slow parallax clouds; purely decorative, low contrast.
-    ctx.fillStyle = COLORS.cloud;
-    const off = (c.scrolled * 0.25) % 1600;
+    sctx.fillStyle = g;
+    sctx.fillRect(0, 0, skyLayer.width, GROUND_Y);
+    // Slow parallax clouds; purely decorative, low contrast. Two copies cover the wrap.
+    sctx.fillStyle = COLORS.cloud;
     for (let k = 0; k < 6; k++) {
-      const x = ((k * 320 - off) % 1600 + 1600) % 1600 - 160;
-      const y = 150 + (k % 3) * 90;
-      ctx.beginPath();
-      ctx.ellipse(x, y, 70, 22, 0, 0, Math.PI * 2);
-      ctx.ellipse(x + 45, y - 12, 45, 20, 0, 0, Math.PI * 2);
-      ctx.fill();
+      for (let rep = 0; rep < 2; rep++) {
+        const x = k * 320 - 160 + rep * CLOUD_PERIOD;
+        const y = 150 + (k % 3) * 90;
+        sctx.beginPath();
+        sctx.ellipse(x, y, 70, 22, 0, 0, Math.PI * 2);
+        sctx.ellipse(x + 45, y - 12, 45, 20, 0, 0, Math.PI * 2);
+        sctx.fill();
+      }
     }
+    return skyLayer;
+  }
+
+  function drawSky(c) {
+    const off = Math.floor((c.scrolled * 0.25) % CLOUD_PERIOD);
+    ctx.drawImage(skyImage(), off, 0, W, GROUND_Y, 0, 0, W, GROUND_Y);
   }
 
   function drawPipeBody(x, y0, y1, capAtBottom) {
