@@ -235,7 +235,7 @@ def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, ModelSummary]:
 def format_table(summaries: dict[str, ModelSummary]) -> list[str]:
     """The paper's Table 6 layout: SR/PG per genre and overall, one row per model."""
     genres = [g for g in GENRES if any(g in s.genres for s in summaries.values())]
-    head = ["model"] + [g.capitalize() for g in genres] + ["Overall", "IAR (NTC/OOS)", "runs", "sec/step", "tok/step", "$"]
+    head = ["model"] + [g.capitalize() for g in genres] + ["Overall", "IAR (NTC/OOS)", "runs", "sec/step", "tok/step", "$/run", "$ total"]
     rows = [head]
     for name in sorted(summaries):
         s = summaries[name]
@@ -245,7 +245,8 @@ def format_table(summaries: dict[str, ModelSummary]) -> list[str]:
         rows.append([f"{name} ({s.interface})" if s.interface else name, *cells,
                      f"{s.overall.sr:.1f}/{s.overall.pg:.1f}", f"{iar:.1f} ({n:.1f}/{o:.1f})",
                      f"{s.overall.runs}" + (f" +{len(s.missing)} missing" if s.missing else ""),
-                     f"{s.sec / per_step:.3f}", f"{(s.tokens_in + s.tokens_out) / per_step:.0f}", f"{s.cost:.4f}"])
+                     f"{s.sec / per_step:.3f}", f"{(s.tokens_in + s.tokens_out) / per_step:.0f}",
+                     f"{s.cost / max(1, s.overall.runs):.4f}", f"{s.cost:.4f}"])
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import functools
 import http.server
-import json
 import os
 import shutil
 import threading
@@ -291,10 +290,3 @@ class GameSession:
             await self.context.close()
         except Exception:  # a crashed browser has nothing left to close
             pass
-
-
-def state_digest(state: dict[str, Any]) -> str:
-    """A stable text form of a state for equality checks and replays."""
-    return json.dumps(state, sort_keys=True, separators=(",", ":"))
-
-

@@ -5,33 +5,23 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
-from pytest_gameworld.endpoint.process import EndpointProcess, spawn_endpoint
+from pytest_gameworld.endpoint.process import EndpointProcess
 
 Endpoint = EndpointProcess
 
 
-def start_endpoint(tmp_path: Path, protocol: str, policy: str = "random", seed: int = 0,
-                   extra: list[str] | None = None, name: str = "server") -> Endpoint:
-    return spawn_endpoint(protocol, policy, workdir=tmp_path, seed=seed, extra=extra or (), name=name)
-
-
 @pytest.fixture
-def endpoint(tmp_path: Path) -> Iterator[Callable[..., Endpoint]]:
+def endpoint(serve: Callable[..., Endpoint]) -> Callable[..., Endpoint]:
     """Factory fixture: ``endpoint("openai", policy=..., seed=...)``; all stopped at teardown."""
-    started: list[Endpoint] = []
 
     def make(protocol: str, policy: str = "random", seed: int = 0, extra: list[str] | None = None) -> Endpoint:
-        ep = start_endpoint(tmp_path, protocol, policy, seed, extra, name=f"server{len(started)}")
-        started.append(ep)
-        return ep
+        return serve(protocol, policy=policy, seed=seed, extra=extra or ())
 
-    yield make
-    for ep in started:
-        ep.stop()
+    return make
 
 
 @pytest.fixture

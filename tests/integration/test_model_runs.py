@@ -9,30 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gameworld.endpoint.process import spawn_endpoint
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 SECRET = "sk-test-SECRET-e2e-4242"
 KEY_ENV = "GW_E2E_KEY"
-
-
-@pytest.fixture
-def serve(tmp_path: Path):
-    started = []
-
-    def start(protocol: str, entries: list | None = None, extra: tuple[str, ...] = ()):
-        policy = "random"
-        if entries is not None:
-            script = tmp_path / f"script{len(started)}.json"
-            script.write_text(json.dumps(entries))
-            policy = f"scripted:{script}"
-        ep = spawn_endpoint(protocol, policy, workdir=tmp_path, name=f"server{len(started)}", extra=extra)
-        started.append(ep)
-        return ep
-
-    yield start
-    for ep in started:
-        ep.stop()
 
 
 @pytest.fixture
@@ -205,3 +185,15 @@ def test_local_model_without_base_url_fails_at_start_with_one_line(tmp_path):
     assert r.returncode == 4
     errors = [ln for ln in (r.stdout + r.stderr).splitlines() if ln.strip()]
     assert len(errors) == 1 and errors[0].startswith("ERROR: ") and "VLLM_BASE_URL" in errors[0], errors
+
+
+def test_max_cost_stops_starting_new_runs(serve, tmp_path):
+    server = serve("openai", [_call("move_left", {})], extra=("--model", "glm-4.6v"))
+    r = _pytest(tmp_path, "--gw-model", "glm-4.6v", "--gw-model-opt", f"endpoint.base_url={server.url}",
+                "--gw-model-opt", f"endpoint.api_key_env={KEY_ENV}", "-k", "01_01 or 01_02 or 01_03",
+                "--gw-max-steps", "2", "--gw-max-cost", "0.000001", "--gw-results", "out", "--gw-session", "s",
+                "-rs")
+    assert r.returncode == 0, r.stdout[-3000:]
+    assert "1 passed, 2 skipped" in r.stdout and "--gw-max-cost reached" in r.stdout
+    lines = (tmp_path / "out" / "s" / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["cost_usd"] > 0

@@ -136,3 +136,18 @@ def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
     r2 = subprocess.run(cmd + ["--gw-session", "b", "--lf"], cwd=proj, capture_output=True, text=True, timeout=600)
     assert r2.returncode == 0, r2.stdout[-3000:]
     assert "1 passed" in r2.stdout and "runner/13-flappy-bird/13_02[noop]" in r2.stdout
+
+
+def test_gameworld_validate_checks_files_and_start_states(tmp_path):
+    ok = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "validate"], capture_output=True, text=True,
+                        timeout=300)
+    assert ok.returncode == 0, ok.stderr
+    assert f"{len(CAT.games)} games, {N_TASKS} tasks" in ok.stdout and ok.stdout.rstrip().endswith("OK")
+    cat = tmp_path / "cat"
+    shutil.copytree(default_catalog_dir(), cat)
+    task = cat / "tasks" / "01-2048" / "01_02.yaml"
+    task.write_text(task.read_text().replace("score: game_state.level", "score: game_state.levl"))
+    bad = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "validate", str(cat)], capture_output=True,
+                         text=True, timeout=300)
+    assert bad.returncode == 1
+    assert "01-2048/01_02: score field 'game_state.levl' is missing from the state" in bad.stderr

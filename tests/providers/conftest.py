@@ -6,11 +6,11 @@ import io
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
-from pytest_gameworld.endpoint.process import EndpointProcess, spawn_endpoint
+from pytest_gameworld.endpoint.process import EndpointProcess
 from PIL import Image
 
 from pytest_gameworld.agents.base import Observation, RunContext
@@ -65,27 +65,6 @@ def observation(step: int = 0, width: int = 1280, height: int = 720) -> Observat
 
 
 Server = EndpointProcess
-
-
-@pytest.fixture
-def serve(tmp_path: Path) -> Iterator[Callable[..., Server]]:
-    """serve(protocol, entries=None, policy="random", extra=[]) runs `python -m pytest_gameworld.endpoint`."""
-    servers: list[Server] = []
-
-    def start(protocol: str, entries: list[dict[str, Any]] | None = None, policy: str = "random",
-              extra: list[str] | None = None) -> Server:
-        n = len(servers)
-        if entries is not None:
-            script = tmp_path / f"script{n}.json"
-            script.write_text(json.dumps(entries))
-            policy = f"scripted:{script}"
-        server = spawn_endpoint(protocol, policy, workdir=tmp_path, extra=extra or (), name=f"server{n}")
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
 
 
 @pytest.fixture
