@@ -247,9 +247,9 @@ def load_model_file(path: Path) -> ModelSpec:
 
 
 def default_catalog_dir() -> Path:
-    """The catalog inside the installed package, or the repo's top-level one."""
+    """The catalog shipped inside the wheel (pytest_gameworld/_catalog), or the repo's top-level one."""
     here = Path(__file__).resolve().parent
-    for candidate in (here / "catalog", here.parent / "catalog"):
+    for candidate in (here / "_catalog", here.parent / "catalog"):
         if (candidate / "games").is_dir():
             return candidate
     raise CatalogError(f"no catalog found next to {here}")

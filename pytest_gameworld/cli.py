@@ -25,7 +25,8 @@ def _validate(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace, rest: list[str]) -> int:
     import pytest
 
-    argv = ["--pyargs", "pytest_gameworld.items"]
+    # This module already imported the package, so pytest cannot rewrite its asserts; say nothing.
+    argv = ["--pyargs", "pytest_gameworld.items", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
     for m in args.model:
         argv += ["--gw-model", m]
     return int(pytest.main(argv + rest))
