@@ -151,3 +151,38 @@ def test_gameworld_validate_checks_files_and_start_states(tmp_path):
                          text=True, timeout=300)
     assert bad.returncode == 1
     assert "01-2048/01_02: score field 'game_state.levl' is missing from the state" in bad.stderr
+
+
+CRASHING_CONFTEST = '''
+import pytest
+from pytest_gameworld.agents import AgentReply
+from pytest_gameworld.actions import Proposal
+
+class Crasher:
+    """Kills the whole browser in the middle of its run."""
+    interface = "generalist"
+    needs_pixels = False
+    async def begin(self, ctx): self.ctx = ctx
+    async def act(self, obs):
+        if obs.step == 2:
+            await self.ctx.session.context.browser.close()
+        return AgentReply(calls=[Proposal("wait")])
+    async def close(self): pass
+
+@pytest.fixture
+def gw_agent(gw_case):
+    from pytest_gameworld.agents import make_agent
+    return Crasher() if gw_case.task.id == "13_01" else make_agent(gw_case.model)
+'''
+
+
+def test_browser_crash_errors_that_run_keeps_its_trajectory_and_the_session_goes_on(tmp_path):
+    (tmp_path / "conftest.py").write_text(CRASHING_CONFTEST)
+    r = run_pytest("--gw-model", "noop", "-k", "13_01 or 13_02", "--gw-max-steps", "4", "--gw-results", "out",
+                   "--gw-session", "c", "-v", cwd=tmp_path)
+    assert r.returncode == 1, r.stdout[-3000:]
+    assert "1 failed, 1 passed" in r.stdout
+    lines = {json.loads(x)["task"]: json.loads(x) for x in (tmp_path / "out/c/results.jsonl").read_text().splitlines()}
+    assert lines["13_01"]["status"] == "error" and lines["13_02"]["status"] == "ok"
+    steps = (tmp_path / "out/c/runs/runner/13-flappy-bird/13_01/noop/steps.jsonl").read_text().splitlines()
+    assert len([s for s in steps if '"event": "step"' in s]) == 2 and '"status": "error"' in steps[-1]
