@@ -44,7 +44,9 @@ def test_items_have_natural_ids_and_select_with_k_and_m(project):
     r = run_pytest("--collect-only", "-q", "--gw-model", "random,noop", "--strict-markers", cwd=project)
     ids = collected(r.stdout)
     assert len(ids) == 2 * N_TASKS, r.stdout[-2000:] + r.stderr
-    assert "puzzle/01-2048/01_03[random]" in ids and ids == sorted(ids, key=ids.index)
+    assert "puzzle/01-2048/01_03[random]" in ids
+    order = [(i.split("/")[1], i.split("/")[2].split("[")[0], i.split("[")[1]) for i in ids]
+    assert order == sorted(order), "items are collected sorted by game, task, model"
     k = collected(run_pytest("--collect-only", "-q", "--gw-model", "random,noop", "-k", "flappy", cwd=project).stdout)
     assert k and all("13-flappy-bird" in i for i in k)
     k2 = collected(run_pytest("--collect-only", "-q", "--gw-model", "random,noop", "-k", "01_03 and random",
@@ -56,6 +58,12 @@ def test_items_have_natural_ids_and_select_with_k_and_m(project):
     g = collected(run_pytest("--collect-only", "-q", "--gw-model", "noop", "-m", "game_minesweeper",
                              cwd=project).stdout)
     assert len(g) == 5 and all("19-minesweeper" in i for i in g)
+
+
+def test_ini_options_mirror_the_command_line(project):
+    (project / "pytest.ini").write_text("[pytest]\ngw_model = noop\ngw_repeat = 2\n")
+    ids = collected(run_pytest("--collect-only", "-q", "-k", "19_01", cwd=project).stdout)
+    assert ids == ["puzzle/19-minesweeper/19_01[noop-r0]", "puzzle/19-minesweeper/19_01[noop-r1]"]
 
 
 def test_repeat_multiplies_items(project):
