@@ -154,14 +154,19 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
     return "passed", ".", (f"PG {100 * props['progress']:.0f}%", {"yellow": True})
 
 
+def _is_benchmark(report: Any) -> bool:
+    """A report of a benchmark item: its location still names the packaged test function."""
+    location = getattr(report, "location", None)
+    return bool(location) and str(location[2]).startswith(benchmark_items.test_gameworld.__name__ + "[")
+
+
 def _missing_items(terminalreporter: Any) -> list[str]:
     """Benchmark items that failed or errored in any phase (not scored)."""
     out: list[str] = []
     for key in ("failed", "error"):
         for rep in terminalreporter.stats.get(key, []):
-            nodeid = getattr(rep, "nodeid", "")
-            if "[" in nodeid and "::" not in nodeid and nodeid not in out:
-                out.append(nodeid)
+            if _is_benchmark(rep) and rep.nodeid not in out:
+                out.append(rep.nodeid)
     return out
 
 

@@ -36,7 +36,6 @@ class RunConfig:
     realtime: bool = False
     max_steps: int | None = None
     keep_frames: bool = False
-    role_name: str | None = None
 
     @property
     def steps_budget(self) -> int:
@@ -162,7 +161,7 @@ class _Run:
 
 async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunRecord, dict[str, Any]]:
     """Play one run to its end; its record (also appended to results.jsonl) and final state."""
-    role_name = cfg.role_name or next(iter(cfg.game.roles))
+    role_name = next(iter(cfg.game.roles))  # single-role games; multi-role runs are not built yet
     role = cfg.game.roles[role_name]
     prompt = render_prompt(cfg.prompts_dir, cfg.game, role, cfg.task, cfg.model, cfg.steps_budget, cfg.realtime)
     ctx = RunContext(cfg.game, cfg.task, role_name, role, cfg.model, cfg.seed, prompt, session)
@@ -174,6 +173,7 @@ async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunR
                 "protocol": record.protocol, "role": role_name, "prompt": prompt.sections})
     run = _Run(session, agent, cfg, ctx, Evaluator(task), traj)
     started = time.perf_counter()
+    end: dict[str, Any] = {"event": "end", "status": "error"}
     try:
         await run.settle(session.init({"seed": cfg.seed, "level": task.level, "difficulty": task.difficulty,
                                         "task": task.oracle_view(), **task.init}))
@@ -185,18 +185,19 @@ async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunR
                 await run.settle(session.reset({}))
                 run.evaluator.begin_episode()
         record.finish(run.evaluator, ev.stop, run.steps, run.tally, time.perf_counter() - started, _now())
-    except Exception as exc:
+        end.update(status="ok", stop=ev.stop, success=run.evaluator.success, progress=run.evaluator.progress,
+                   final_state=run.state)
+    except BaseException as exc:  # Ctrl-C too: the run is written down as not finished
         record.fail(exc, run.evaluator, run.steps, run.tally, time.perf_counter() - started, _now())
-        traj.write({"event": "end", "status": "error", "error": record.error, "steps": run.steps})
-        traj.close()
-        append_jsonl(cfg.results_path, record.to_json())
+        end["error"] = record.error
         raise
     finally:
-        await agent.close()
-    traj.write({"event": "end", "status": "ok", "stop": ev.stop, "steps": run.steps, "success": run.evaluator.success,
-                "progress": run.evaluator.progress, "final_state": run.state})
-    traj.close()
-    append_jsonl(cfg.results_path, record.to_json())
+        try:
+            await agent.close()
+        finally:
+            traj.write({**end, "steps": run.steps})
+            traj.close()
+            append_jsonl(cfg.results_path, record.to_json())
     return record, run.state
 
 
