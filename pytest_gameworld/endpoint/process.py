@@ -36,10 +36,10 @@ class EndpointProcess:
         return [json.loads(line) for line in text.split("\n")[:-1] if line.strip()]
 
     def posts(self, count: int | None = None, timeout_s: float = 5.0) -> list[dict[str, Any]]:
-        """The logged POSTs; with ``count``, wait for that many (the server logs after it answers)."""
+        """The logged POST exchanges; with ``count``, wait up to ``timeout_s`` for that many."""
         deadline = time.monotonic() + timeout_s
         while True:
-            found = [r for r in self.records() if r["method"] == "POST"]
+            found = [r for r in self.records() if r["method"] == "POST" and "event" not in r]
             if count is None or len(found) >= count or time.monotonic() > deadline:
                 return found
             time.sleep(0.02)

@@ -135,20 +135,7 @@ class _Handler(BaseHTTPRequestHandler):
             # Waiting on the stop event (not time.sleep) lets SIGTERM end a long delay.
             self.server.stopping.wait(outcome.delay_s)
         payload = json.dumps(outcome.response.body, ensure_ascii=False).encode("utf-8")
-        delivered = True
-        try:
-            self.send_response(outcome.response.status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            for name, value in outcome.response.headers.items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(payload)
-            self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            # The client gave up (typically a timeout test); the log still says so.
-            delivered = False
-            self.close_connection = True
+        # Logged before answering: a client that has its reply always finds the line.
         self.server.request_log.write({
             "ts": time.time(),
             "protocol": self.server.app.protocol,
@@ -160,9 +147,22 @@ class _Handler(BaseHTTPRequestHandler):
             "response": outcome.response.body,
             "usage": asdict(outcome.usage) if outcome.usage is not None else None,
             "delay_s": outcome.delay_s,
-            "delivered": delivered,
             "elapsed_s": round(time.monotonic() - started, 4),
         })
+        try:
+            self.send_response(outcome.response.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            for name, value in outcome.response.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(payload)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            # The client gave up (typically a timeout test); a second line says so.
+            self.close_connection = True
+            self.server.request_log.write({"ts": time.time(), "event": "undelivered", "method": self.command,
+                                           "path": self.path})
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - base-class signature
         """Access log to stderr only with --verbose (a silent server cannot fill a pipe)."""
