@@ -44,6 +44,23 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _snapshot(args: argparse.Namespace) -> int:
+    from .catalog import CatalogError, load_catalog
+    from .snapshot import snapshot
+
+    try:
+        catalog = load_catalog(args.catalog)
+        games = sorted(catalog.games) if args.game == "all" else [args.game]
+        paths = asyncio.run(snapshot(catalog, games, args.out, args.steps, args.agent, args.seed, args.task,
+                                     args.browser_path))
+    except (CatalogError, ValueError) as exc:
+        print(f"gameworld snapshot: {exc}", file=sys.stderr)
+        return 2
+    for path in paths:
+        print(path)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "serve":
@@ -60,12 +77,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", "-m", action="append", default=[], required=True)
     r = sub.add_parser("report", help="print the SR/PG table of a session's results")
     r.add_argument("results", nargs="?", default="reports/latest")
+    s = sub.add_parser("snapshot", help="save a mid-game screenshot of a game (or 'all') for the gallery")
+    s.add_argument("game", help="game id, e.g. 05-breakout, or 'all'")
+    s.add_argument("--task", default=None, help="task id (default: the game's first task)")
+    s.add_argument("--steps", type=int, default=20, help="steps to play before the picture")
+    s.add_argument("--agent", default="oracle", help="built-in agent: oracle, random or noop")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--out", type=Path, default=Path("reports/gallery"))
+    s.add_argument("--catalog", type=Path, default=None)
+    s.add_argument("--browser-path", default=None)
     sub.add_parser("serve", help="a loopback model endpoint for tests (see gameworld serve --help)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "play":
         return _play(args, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command == "snapshot":
+        return _snapshot(args)
     return _validate(args) if args.command == "validate" else _report(args)
 
 
