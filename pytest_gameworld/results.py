@@ -12,12 +12,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .catalog import GENRES, ModelSpec
+from .catalog import GENRES, GameSpec, ModelSpec, TaskSpec
 
 if TYPE_CHECKING:
     from .agents.base import Usage
     from .evaluator import Evaluator
-    from .runner import RunConfig, _Tally
+    from .tally import Tally
 
 # Measurements that go on item.user_properties, in this order.
 PROPERTY_KEYS = (
@@ -109,14 +109,13 @@ class RunRecord:
     versions: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def begin(cls, cfg: "RunConfig", role: str, now: str) -> "RunRecord":
-        return cls(item=cfg.item_id, task=cfg.task.id, game=cfg.game.id, genre=cfg.game.genre,
-                   level=cfg.game.level, model=cfg.model.name, interface=cfg.model.interface,
-                   protocol="realtime" if cfg.realtime else "paused", role=role, seed=cfg.seed,
-                   repeat=cfg.repeat, started_at=now, score_start=cfg.task.start,
-                   score_target=cfg.task.target, versions=versions())
+    def begin(cls, *, item: str, task: TaskSpec, game: GameSpec, model: ModelSpec, role: str, seed: int,
+              repeat: int, protocol: str, now: str) -> "RunRecord":
+        return cls(item=item, task=task.id, game=game.id, genre=game.genre, level=game.level, model=model.name,
+                   interface=model.interface, protocol=protocol, role=role, seed=seed, repeat=repeat,
+                   started_at=now, score_start=task.start, score_target=task.target, versions=versions())
 
-    def _measure(self, ev: "Evaluator", steps: int, tally: "_Tally", elapsed_s: float, now: str) -> None:
+    def _measure(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str) -> None:
         self.success, self.progress = ev.success, round(ev.progress, 6)
         self.score_best = ev.best if ev.history else None
         self.steps, self.episodes = steps, ev.episodes
@@ -129,12 +128,12 @@ class RunRecord:
         self.cost_usd = round(tally.cost, 6)
         self.finished_at = now
 
-    def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "_Tally", elapsed_s: float,
+    def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "Tally", elapsed_s: float,
                now: str) -> None:
         self._measure(ev, steps, tally, elapsed_s, now)
         self.status, self.stop_reason = "ok", stop
 
-    def fail(self, exc: BaseException, ev: "Evaluator", steps: int, tally: "_Tally", elapsed_s: float,
+    def fail(self, exc: BaseException, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float,
              now: str) -> None:
         self._measure(ev, steps, tally, elapsed_s, now)
         self.status, self.stop_reason = "error", "error"
