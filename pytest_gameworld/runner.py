@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,7 @@ class RunConfig:
     realtime: bool = False
     max_steps: int | None = None
     keep_frames: bool = False
+    catalog_version: str = ""
 
     @property
     def steps_budget(self) -> int:
@@ -151,7 +153,9 @@ async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunR
     task = cfg.task.model_copy(update={"max_steps": cfg.steps_budget})
     record = RunRecord.begin(
         item=cfg.item_id, task=cfg.task, game=cfg.game, model=cfg.model, role=role_name, seed=cfg.seed,
-        repeat=cfg.repeat, protocol="realtime" if cfg.realtime else "paused", now=_now())
+        repeat=cfg.repeat, protocol="realtime" if cfg.realtime else "paused", max_steps=cfg.steps_budget,
+        catalog_version=cfg.catalog_version, session=cfg.results_path.parent.name,
+        trajectory=os.path.relpath(cfg.run_dir / "steps.jsonl", cfg.results_path.parent), now=_now())
     traj = Trajectory(cfg.run_dir)
     traj.write({"event": "start", "item": cfg.item_id, "game": cfg.game.id, "task": cfg.task.id,
                 "model": cfg.model.name, "seed": cfg.seed, "repeat": cfg.repeat,
