@@ -171,7 +171,16 @@ class Comparison:
 
 
 def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed: int = BOOTSTRAP_SEED) -> Comparison:
-    """Per model and genre (and overall): PG and SR of the shared runs, paired per task."""
+    """Per model and genre (and overall): PG and SR of the shared runs, paired per task.
+
+    Two single-model sessions of different models (a new release against the old one) pair by task and repeat.
+    """
+    notes: list[str] = []
+    base_models, now_models = {r["model"] for r in baseline}, {r["model"] for r in current}
+    if len(base_models) == 1 and len(now_models) == 1 and base_models != now_models:
+        (old,), (new,) = base_models, now_models
+        notes.append(f"comparing model {new} with the baseline's model {old}")
+        baseline = [{**r, "model": new} for r in baseline]
     base = {pair_key(r): r for r in baseline}
     pairs = []
     skipped = 0
@@ -183,7 +192,7 @@ def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed:
             skipped += 1  # a different step budget is a different experiment
             continue
         pairs.append((other, rec))
-    out = Comparison(shared=len(pairs))
+    out = Comparison(shared=len(pairs), notes=notes)
     if skipped:
         out.notes.append(f"{skipped} run(s) not compared: played with a different step budget than the baseline")
     versions = {r.get("catalog_version") for pair in pairs for r in pair} - {None, ""}

@@ -29,7 +29,7 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
                          "a failing gate makes the exit status 1"),
     ("baseline", "path", "", "a previous session folder or results.jsonl to compare with, paired by run"),
     ("max-drop", "str", "", "with --gw-baseline: fail when PG or SR drops more than this many points "
-                            "and the 95% paired bootstrap interval excludes zero"),
+                            "and its paired 95 percent bootstrap interval excludes zero"),
     ("max-drop-strict", "bool", False, "with --gw-max-drop: fail on the drop alone, ignoring the interval"),
     ("gate-allow-missing", "int", 0, "missing runs (harness faults) the gate tolerates"),
 ]

@@ -108,3 +108,12 @@ def test_verdict_folds_thresholds_missing_and_baseline():
     assert dropped.to_json(GateConfig(baseline=base, max_drop=10))["baseline"]["shared_runs"] == 3
     unrelated = evaluate(GateConfig(baseline=[run(task="zz")], max_drop=10), now, [])
     assert unrelated.failures == ["no runs shared with the baseline"]
+
+
+def test_two_single_model_sessions_pair_across_model_names():
+    base = [run(task="a", model="old", progress=1.0)]
+    cmp = compare(base, [run(task="a", model="new", progress=0.5)])
+    assert cmp.shared == 1 and cmp.rows[-1].model == "new" and cmp.rows[-1].pg.delta == -50.0
+    assert cmp.notes == ["comparing model new with the baseline's model old"]
+    two = compare(base + [run(task="a", model="other")], [run(task="a", model="new")])
+    assert two.shared == 0
