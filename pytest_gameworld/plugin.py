@@ -261,7 +261,7 @@ class _Controller:
                     tr.write_line(f"{s.model}: over {len(s.repeats)} repeats SR {spread[0]:.1f}±{spread[1]:.1f} "
                                   f"PG {spread[2]:.1f}±{spread[3]:.1f}")
             if out.missing:
-                tr.write_line(f"missing runs (not scored, re-run with --lf or --gw-resume): {len(out.missing)}",
+                tr.write_line(f"missing runs (not scored, re-run with --lf): {len(out.missing)}",
                               red=True)
                 for m in out.missing:
                     tr.write_line(f"  {m}")

@@ -136,7 +136,7 @@ def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
     r1 = subprocess.run(cmd + ["--gw-session", "a"], cwd=proj, capture_output=True, text=True, timeout=600)
     assert r1.returncode == 1, r1.stdout[-3000:]
     assert "4 passed" in r1.stdout and "1 failed" in r1.stdout
-    assert "missing runs (not scored, re-run with --lf or --gw-resume): 1" in r1.stdout
+    assert "missing runs (not scored, re-run with --lf): 1" in r1.stdout
     lines = [json.loads(x) for x in (proj / "out" / "a" / "results.jsonl").read_text().splitlines()]
     failed = [ln for ln in lines if ln["status"] == "error"]
     assert [ln["task"] for ln in failed] == ["13_02"] and "endpoint down" in failed[0]["error"]
