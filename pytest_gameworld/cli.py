@@ -7,7 +7,6 @@ import asyncio
 import sys
 from pathlib import Path
 
-from .results import aggregate, format_table, read_jsonl
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -33,15 +32,49 @@ def _play(args: argparse.Namespace, rest: list[str]) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    path = Path(args.results)
-    if path.is_dir():
-        path = path / "results.jsonl"
-    records = read_jsonl(path)
-    if not records:
-        print(f"{path}: no results", file=sys.stderr)
-        return 1
-    print("\n".join(format_table(aggregate(records))))
-    return 0
+    """Each session's table (or md/json/csv), its missing runs, and the gate's verdict when asked for."""
+    from . import formats
+    from .gate import format_comparison
+    from .results import format_table
+    from .sessions import build_gate, load_results, outcome
+
+    try:
+        gate = build_gate(args.gate, args.baseline, args.max_drop, args.max_drop_strict, args.allow_missing)
+        sessions = [(Path(p), load_results(Path(p))) for p in args.sessions]
+    except ValueError as exc:
+        print(f"gameworld report: {exc}", file=sys.stderr)
+        return 2
+    several = len(sessions) > 1
+    status = 0
+    table: dict = {}
+    out_json, out_csv, text = [], [], []
+    for path, records in sessions:
+        name = path.resolve().name
+        res = outcome(records, [], gate)
+        if res.problem:
+            print(f"{path}: {res.problem}", file=sys.stderr)
+            status = max(status, 2)
+        table.update({f"{name}/{k}" if several else k: v for k, v in res.summaries.items()})
+        out_csv += formats.csv_rows(name, res.summaries)
+        out_json.append({"session": name, "path": str(path), "models": [formats.summary_json(s) for s in
+                         res.summaries.values()], "missing": res.missing, "problem": res.problem,
+                         "gate": res.verdict.to_json(gate) if res.verdict else None})
+        text += [f"{name}: missing runs (not scored): {len(res.missing)}", *(f"  {m}" for m in res.missing)] \
+            if res.missing else []
+        if res.verdict is not None:
+            if res.verdict.comparison is not None:
+                text += format_comparison(res.verdict.comparison, gate.baseline_source)
+            text += res.verdict.notes + [(f"{name}: " if several else "") + res.verdict.line()]
+            status = status or (0 if res.verdict.ok else 1)
+    if args.format == "json":
+        print(formats.to_json(out_json))
+    elif args.format == "csv":
+        print(formats.to_csv(out_csv), end="")
+    else:
+        print("\n".join((formats.markdown if args.format == "md" else format_table)(table) if table else []))
+        if text:
+            print("\n".join(text))
+    return status
 
 
 def _snapshot(args: argparse.Namespace) -> int:
@@ -75,8 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--no-browser", action="store_true", help="check the files only")
     p = sub.add_parser("play", help="run the benchmark (extra arguments go to pytest, e.g. -n 4 -k puzzle)")
     p.add_argument("--model", "-m", action="append", default=[], required=True)
-    r = sub.add_parser("report", help="print the SR/PG table of a session's results")
-    r.add_argument("results", nargs="?", default="reports/latest")
+    r = sub.add_parser("report", help="the SR/PG table of one or several sessions, and the CI gate over them")
+    r.add_argument("sessions", nargs="*", default=["reports/latest"], metavar="SESSION",
+                   help="a session folder or results.jsonl (default reports/latest)")
+    r.add_argument("--format", choices=("table", "md", "json", "csv"), default="table")
+    r.add_argument("--gate", action="append", default=[], metavar="EXPR", help="e.g. pg>=40 (repeatable)")
+    r.add_argument("--baseline", type=Path, default=None, help="a session to compare with, paired by run")
+    r.add_argument("--max-drop", type=float, default=None, metavar="POINTS")
+    r.add_argument("--max-drop-strict", action="store_true")
+    r.add_argument("--allow-missing", type=int, default=0, metavar="N", help="missing runs the gate tolerates")
     s = sub.add_parser("snapshot", help="save a mid-game screenshot of a game (or 'all') for the gallery")
     s.add_argument("game", help="game id, e.g. 05-breakout, or 'all'")
     s.add_argument("--task", default=None, help="task id (default: the game's first task)")

@@ -14,7 +14,8 @@ from .catalog import Catalog, load_catalog
 from .runner import RunConfig
 from .sandbox import GameServer, GameSession, HarnessError, find_browser, launch_browser
 from .settings import Settings
-from .state import CATALOG, SESSION_DIR, SETTINGS
+from .sessions import new_attempt_dir
+from .state import CATALOG, CATALOG_VERSION, SESSION_DIR, SETTINGS
 
 
 class BrowserHost:
@@ -92,12 +93,13 @@ def gw_agent(gw_case: Case) -> Agent:
 
 
 @pytest.fixture
-def gw_run_config(gw_case: Case, gw_settings: Settings, gw_session_dir: Path, gw_catalog: Catalog) -> RunConfig:
+def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Settings, gw_session_dir: Path,
+                  gw_catalog: Catalog) -> RunConfig:
     return RunConfig(
         item_id=gw_case.node_id, game=gw_case.game, task=gw_case.task, model=gw_case.model,
         seed=gw_case.seed(gw_settings.seed), repeat=gw_case.repeat,
-        run_dir=gw_session_dir / "runs" / gw_case.run_path,
+        run_dir=new_attempt_dir(gw_session_dir / "runs" / gw_case.run_path),
         results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.root / "prompts",
         realtime=gw_settings.realtime, max_steps=gw_settings.max_steps or None,
-        keep_frames=gw_settings.keep_frames,
+        keep_frames=gw_settings.keep_frames, catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
     )

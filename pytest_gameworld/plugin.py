@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -16,20 +16,28 @@ from .catalog import GENRES, CatalogError, load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_agent, gw_browser, gw_case, gw_catalog, gw_game, gw_run_config, gw_server, gw_session_dir, gw_settings,
 )
-from .results import aggregate, format_table, read_jsonl
-from .settings import Settings, add_options
-from .state import CASES, CATALOG, SESSION_DIR, SETTINGS
+from .gate import GateConfig, format_comparison
+from .results import format_table, read_jsonl
+from .sessions import (
+    Outcome, build_gate, case_key, catalog_version, new_session_name, outcome, point_latest, resolve_session,
+    reuse_problem, scored_keys,
+)
+from .settings import Settings, add_options, given_options
+from .state import CASES, CATALOG, CATALOG_VERSION, SCORED_BEFORE, SESSION_DIR, SETTINGS
+
+NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NAME in the ini file, "
+            "or the GW_MODEL environment variable")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
 
 
-def _session_name(config: pytest.Config, settings: Settings) -> str:
-    worker = getattr(config, "workerinput", None)
-    if worker and worker.get("gw_session"):
-        return worker["gw_session"]
-    return settings.session or dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+def _inert(config: pytest.Config) -> bool:
+    """Invocations that only show something: they must leave no session folder and no report behind."""
+    opt = config.option
+    return any(getattr(opt, name, False) for name in
+               ("collectonly", "help", "version", "markers", "showfixtures", "show_fixtures_per_test"))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -45,33 +53,72 @@ def pytest_configure(config: pytest.Config) -> None:
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS] = settings
+    worker = getattr(config, "workerinput", None)
+    inert = _inert(config)
     if not settings.models:
+        if given_options(config) and not inert and worker is None:
+            raise pytest.UsageError(NO_MODEL)
         return
     try:
         catalog = load_catalog(settings.catalog)
         models = [catalog.resolve_model(ref, settings.model_opts) for ref in split_model_refs(settings.models)]
-    except CatalogError as exc:
+        gate = build_gate(settings.gates, settings.baseline, settings.max_drop, settings.max_drop_strict,
+                          settings.gate_allow_missing) if worker is None else GateConfig()
+    except (CatalogError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     for game in catalog.games.values():
         config.addinivalue_line("markers", f"{game_mark(game)}: GameWorld game {game.id}")
-    if not hasattr(config, "workerinput") and not config.option.collectonly:
+    if worker is None and not inert:
         _preflight([m for m in models if m.provider])
     config.stash[CATALOG] = catalog
     config.stash[CASES] = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
-    session_dir = settings.results / _session_name(config, settings)
-    config.stash[SESSION_DIR] = session_dir.resolve()
-    if not hasattr(config, "workerinput"):
-        session_dir.mkdir(parents=True, exist_ok=True)
-        _point_latest(settings.results, session_dir)
-        if config.pluginmanager.hasplugin("html") and not config.getoption("htmlpath", None):
-            config.option.htmlpath = str(session_dir / "report.html")
-            config.option.self_contained_html = True
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        config.args = []  # no path named: the benchmark alone (added at collection), not the project's tests
+    if worker is not None:
+        config.stash[SESSION_DIR] = Path(worker["gw_session_dir"])
+        config.stash[CATALOG_VERSION] = worker["gw_catalog_version"]
+        config.stash[SCORED_BEFORE] = {tuple(k): v for k, v in worker["gw_scored_before"]}
+        return
+    session_dir = _session_dir(config, settings).resolve()
+    version = catalog_version(catalog.root)
+    budgets = {t.id: settings.max_steps or t.max_steps for t in catalog.tasks}
+    problem = reuse_problem(session_dir, version, budgets)
+    if problem:
+        raise pytest.UsageError(problem)
+    config.stash[SESSION_DIR] = session_dir
+    config.stash[CATALOG_VERSION] = version
+    records = read_jsonl(session_dir / "results.jsonl") if settings.resume else []
+    config.stash[SCORED_BEFORE] = {k: session_dir.name for k in scored_keys(records)}
+    config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
+    if not inert and config.pluginmanager.hasplugin("html") and not config.getoption("htmlpath", None):
+        config.option.htmlpath = str(session_dir / "report.html")
+        config.option.self_contained_html = True
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "gameworld-xdist")
     if config.pluginmanager.hasplugin("html"):
         from . import report
 
         config.pluginmanager.register(report, "gameworld-html")
+
+
+def _session_dir(config: pytest.Config, settings: Settings) -> Path:
+    """--gw-resume's session, --lf continuing the latest one, --gw-session, or a new timestamp."""
+    if settings.resume:
+        if settings.session and settings.session != settings.resume:
+            raise pytest.UsageError(f"--gw-resume {settings.resume} and --gw-session {settings.session} "
+                                    "name different sessions; give one")
+        try:
+            return resolve_session(settings.results, settings.resume)
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
+    if settings.session:
+        return settings.results / settings.session
+    if config.getoption("lf", False):
+        try:
+            return resolve_session(settings.results, "latest")
+        except ValueError:
+            pass  # nothing to continue: a new session
+    return settings.results / new_session_name()
 
 
 def _preflight(models: list[Any]) -> None:
@@ -86,21 +133,14 @@ def _preflight(models: list[Any]) -> None:
             raise pytest.UsageError(problem)
 
 
-def _point_latest(results: Path, session_dir: Path) -> None:
-    link = results / "latest"
-    try:
-        if link.is_symlink() or link.exists():
-            link.unlink()
-        link.symlink_to(session_dir.name)
-    except OSError:
-        pass  # a read-only or Windows results folder works without the convenience link
-
-
 class _XdistHooks:
-    """Hands the controller's session name to every worker."""
+    """Hands the controller's session, catalog version and resume list to every worker."""
 
     def pytest_configure_node(self, node: Any) -> None:
-        node.workerinput["gw_session"] = node.config.stash[SESSION_DIR].name
+        stash = node.config.stash
+        node.workerinput["gw_session_dir"] = str(stash[SESSION_DIR])
+        node.workerinput["gw_catalog_version"] = stash[CATALOG_VERSION]
+        node.workerinput["gw_scored_before"] = [[list(k), v] for k, v in stash[SCORED_BEFORE].items()]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -133,10 +173,15 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         module = pytest.Module.from_parent(session, path=Path(benchmark_items.__file__))
         ours = [i for i in session.genitems(module) if isinstance(i, pytest.Item)]
         items.extend(ours)
+    settings, scored_before = config.stash[SETTINGS], config.stash.get(SCORED_BEFORE, {})
     for item in ours:
         case = getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
-        if case is not None:
-            _rename(item, case.node_id)
+        if case is None:
+            continue
+        _rename(item, case.node_id)
+        where = scored_before.get(case_key(case, settings.seed, settings.realtime))
+        if where is not None:
+            item.add_marker(pytest.mark.skip(reason=f"scored in {where}"))
 
 
 def _props(report: pytest.TestReport) -> dict[str, Any]:
@@ -160,39 +205,88 @@ def _is_benchmark(report: Any) -> bool:
     return bool(location) and str(location[2]).startswith(benchmark_items.test_gameworld.__name__ + "[")
 
 
-def _missing_items(terminalreporter: Any) -> list[str]:
-    """Benchmark items that failed or errored in any phase (not scored)."""
-    out: list[str] = []
-    for key in ("failed", "error"):
-        for rep in terminalreporter.stats.get(key, []):
-            if _is_benchmark(rep) and rep.nodeid not in out:
-                out.append(rep.nodeid)
-    return out
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-    session_dir = config.stash.get(SESSION_DIR, None)
-    if session_dir is None or hasattr(config, "workerinput"):
+class _Controller:
+    """The controller's end of a session: notes what ran, then judges and writes the whole session once."""
+
+    def __init__(self, config: pytest.Config, gate: GateConfig, inert: bool) -> None:
+        self.config, self.gate, self.inert = config, gate, inert
+        self.played = False
+        self.failed: list[str] = []
+        self.outcome: Outcome | None = None
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not _is_benchmark(report):
+            return
+        if report.when == "call":
+            self.played = True
+        if report.failed and report.nodeid not in self.failed:
+            self.failed.append(report.nodeid)
+
+    @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file, so the gate's properties are in it
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.inert:
+            return
+        session_dir = self.config.stash[SESSION_DIR]
+        settings = self.config.stash[SETTINGS]
+        if self.played:
+            point_latest(settings.results, session_dir)
+        self.outcome = outcome(read_jsonl(session_dir / "results.jsonl"), self.failed, self.gate)
+        verdict = self.outcome.verdict
+        if verdict is None:
+            return
+        session_dir.mkdir(parents=True, exist_ok=True)
+        (session_dir / "gate.json").write_text(json.dumps(verdict.to_json(self.gate), indent=2) + "\n")
+        _junit_properties(self.config, verdict.ok, verdict.line(), self.outcome)
+        if not verdict.ok and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        out = self.outcome
+        if out is None:
+            return
+        tr = terminalreporter
+        tr.section("GameWorld summary")
+        if out.problem:
+            tr.write_line(out.problem, red=True)
+        elif not out.summaries and not out.missing:
+            tr.write_line("no benchmark runs were played")
+        else:
+            for line in format_table(out.summaries):
+                tr.write_line(line)
+            for s in out.summaries.values():
+                spread = s.repeat_spread
+                if spread:
+                    tr.write_line(f"{s.model}: over {len(s.repeats)} repeats SR {spread[0]:.1f}±{spread[1]:.1f} "
+                                  f"PG {spread[2]:.1f}±{spread[3]:.1f}")
+            if out.missing:
+                tr.write_line(f"missing runs (not scored, re-run with --lf): {len(out.missing)}",
+                              red=True)
+                for m in out.missing:
+                    tr.write_line(f"  {m}")
+            tr.write_line(f"results: {os.path.relpath(self.config.stash[SESSION_DIR] / 'results.jsonl')}")
+        verdict = out.verdict
+        if verdict is not None:
+            if verdict.comparison is not None:
+                for line in format_comparison(verdict.comparison, self.gate.baseline_source):
+                    tr.write_line(line)
+            for note in verdict.notes:
+                tr.write_line(note, yellow=True)
+            tr.write_line(verdict.line(), bold=True, green=verdict.ok, red=not verdict.ok)
+
+
+def _junit_properties(config: pytest.Config, ok: bool, line: str, out: Outcome) -> None:
+    """The verdict and headline figures as junit-xml testsuite properties."""
+    from _pytest.junitxml import xml_key
+
+    xml = config.stash.get(xml_key, None)
+    if xml is None:
         return
-    records = read_jsonl(session_dir / "results.jsonl")
-    summaries = aggregate(records)
-    recorded = {r["item"] for r in records}
-    unrecorded = [n for n in _missing_items(terminalreporter) if n not in recorded]
-    tr = terminalreporter
-    tr.section("GameWorld summary")
-    if not records and not unrecorded:
-        tr.write_line("no benchmark runs were played")
-        return
-    for line in format_table(summaries):
-        tr.write_line(line)
-    for s in summaries.values():
-        spread = s.repeat_spread
-        if spread:
-            tr.write_line(f"{s.model}: over {len(s.repeats)} repeats SR {spread[0]:.1f}±{spread[1]:.1f} "
-                          f"PG {spread[2]:.1f}±{spread[3]:.1f}")
-    missing = [m for s in summaries.values() for m in s.missing] + [f"{n}: did not run to the end" for n in unrecorded]
-    if missing:
-        tr.write_line(f"missing runs (not scored, re-run with --lf): {len(missing)}", red=True)
-        for m in missing:
-            tr.write_line(f"  {m}")
-    tr.write_line(f"results: {os.path.relpath(session_dir / 'results.jsonl')}")
+    xml.add_global_property("gameworld_gate", "PASS" if ok else "FAIL")
+    xml.add_global_property("gameworld_gate_line", line)
+    xml.add_global_property("gameworld_missing_runs", len(out.missing))
+    for name, s in sorted(out.summaries.items()):
+        xml.add_global_property(f"gameworld_sr[{name}]", round(s.overall.sr, 2))
+        xml.add_global_property(f"gameworld_pg[{name}]", round(s.overall.pg, 2))
+        xml.add_global_property(f"gameworld_runs[{name}]", s.overall.runs)

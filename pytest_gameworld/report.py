@@ -16,7 +16,7 @@ def pytest_html_results_table_header(cells: list[str]) -> None:
 
 
 def pytest_html_results_table_row(report: Any, cells: list[str]) -> None:
-    props = dict(report.user_properties or [])
+    props = dict(getattr(report, "user_properties", None) or [])
     solved = "SOLVED" if props.get("success") else ("no" if "success" in props else "")
     progress = f"{100 * props['progress']:.0f}%" if "progress" in props else ""
     cells.insert(2, f"<td>{solved}</td>")

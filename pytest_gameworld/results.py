@@ -12,12 +12,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .catalog import GENRES, ModelSpec
+from .catalog import GENRES, GameSpec, ModelSpec, TaskSpec
 
 if TYPE_CHECKING:
     from .agents.base import Usage
     from .evaluator import Evaluator
-    from .runner import RunConfig, _Tally
+    from .tally import Tally
 
 # Measurements that go on item.user_properties, in this order.
 PROPERTY_KEYS = (
@@ -85,6 +85,10 @@ class RunRecord:
     seed: int
     repeat: int
     started_at: str
+    max_steps: int = 0
+    catalog_version: str = ""
+    session: str = ""
+    trajectory: str = ""
     status: str = "running"
     success: bool = False
     progress: float = 0.0
@@ -109,14 +113,15 @@ class RunRecord:
     versions: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def begin(cls, cfg: "RunConfig", role: str, now: str) -> "RunRecord":
-        return cls(item=cfg.item_id, task=cfg.task.id, game=cfg.game.id, genre=cfg.game.genre,
-                   level=cfg.game.level, model=cfg.model.name, interface=cfg.model.interface,
-                   protocol="realtime" if cfg.realtime else "paused", role=role, seed=cfg.seed,
-                   repeat=cfg.repeat, started_at=now, score_start=cfg.task.start,
-                   score_target=cfg.task.target, versions=versions())
+    def begin(cls, *, item: str, task: TaskSpec, game: GameSpec, model: ModelSpec, role: str, seed: int,
+              repeat: int, protocol: str, max_steps: int, catalog_version: str, session: str, trajectory: str,
+              now: str) -> "RunRecord":
+        return cls(item=item, task=task.id, game=game.id, genre=game.genre, level=game.level, model=model.name,
+                   interface=model.interface, protocol=protocol, role=role, seed=seed, repeat=repeat,
+                   started_at=now, max_steps=max_steps, catalog_version=catalog_version, session=session,
+                   trajectory=trajectory, score_start=task.start, score_target=task.target, versions=versions())
 
-    def _measure(self, ev: "Evaluator", steps: int, tally: "_Tally", elapsed_s: float, now: str) -> None:
+    def _measure(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str) -> None:
         self.success, self.progress = ev.success, round(ev.progress, 6)
         self.score_best = ev.best if ev.history else None
         self.steps, self.episodes = steps, ev.episodes
@@ -129,12 +134,12 @@ class RunRecord:
         self.cost_usd = round(tally.cost, 6)
         self.finished_at = now
 
-    def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "_Tally", elapsed_s: float,
+    def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "Tally", elapsed_s: float,
                now: str) -> None:
         self._measure(ev, steps, tally, elapsed_s, now)
         self.status, self.stop_reason = "ok", stop
 
-    def fail(self, exc: BaseException, ev: "Evaluator", steps: int, tally: "_Tally", elapsed_s: float,
+    def fail(self, exc: BaseException, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float,
              now: str) -> None:
         self._measure(ev, steps, tally, elapsed_s, now)
         self.status, self.stop_reason = "error", "error"
@@ -209,14 +214,83 @@ class ModelSummary:
         return statistics.mean(srs), statistics.stdev(srs), statistics.mean(pgs), statistics.stdev(pgs)
 
 
-def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, ModelSummary]:
-    """Summaries per model; runs that errored count as missing, never as scored."""
-    out: dict[str, ModelSummary] = {}
+RunKey = tuple[str, str, int, str, int]
+
+
+def run_key(rec: dict[str, Any]) -> RunKey:
+    """A run's identity: (task, model spec, repeat, protocol, seed); its attempts share it."""
+    return (rec["task"], rec["model"], int(rec.get("repeat", 0)), rec.get("protocol") or "paused",
+            int(rec.get("seed", 0)))
+
+
+class MixedRunsError(ValueError):
+    """Runs that are not comparable would be aggregated together; the message is one line."""
+
+
+@dataclass
+class RunView:
+    """A session's runs, each once: the latest scored attempt, or the latest attempt of a run never scored."""
+
+    scored: list[dict[str, Any]]
+    unscored: list[dict[str, Any]]
+
+    @property
+    def missing(self) -> list[str]:
+        return [missing_line(r) for r in self.unscored]
+
+
+def missing_line(rec: dict[str, Any]) -> str:
+    return f"{rec['item']}: {rec.get('error') or rec.get('status')}"
+
+
+def latest_attempts(records: Iterable[dict[str, Any]]) -> RunView:
+    """One record per run (file order is append order, so the last one is the latest attempt)."""
+    last: dict[RunKey, dict[str, Any]] = {}
+    last_ok: dict[RunKey, dict[str, Any]] = {}
     for rec in records:
-        s = out.setdefault(rec["model"], ModelSummary(rec["model"], rec.get("interface", "")))
-        if rec.get("status") != "ok":
-            s.missing.append(f"{rec['item']}: {rec.get('error') or rec.get('status')}")
-            continue
+        key = run_key(rec)
+        last[key] = rec
+        if rec.get("status") == "ok":
+            last_ok[key] = rec
+    scored = list(last_ok.values())
+    _refuse_mixed(scored)
+    return RunView(scored, [r for k, r in last.items() if k not in last_ok])
+
+
+def _refuse_mixed(scored: list[dict[str, Any]]) -> None:
+    versions = sorted({r["catalog_version"] for r in scored if r.get("catalog_version")})
+    if len(versions) > 1:
+        raise MixedRunsError(f"runs from different catalog versions ({', '.join(versions)}) cannot be aggregated "
+                             "together; keep each version in its own session")
+    budgets: dict[str, set[int]] = {}
+    for r in scored:
+        if r.get("max_steps"):
+            budgets.setdefault(r["task"], set()).add(int(r["max_steps"]))
+    mixed = {t: b for t, b in budgets.items() if len(b) > 1}
+    if mixed:
+        task, b = sorted(mixed.items())[0]
+        raise MixedRunsError(f"runs of task {task} were played with different step budgets "
+                             f"({', '.join(map(str, sorted(b)))}; --gw-max-steps differed) and cannot be aggregated "
+                             "together; keep each budget in its own session")
+
+
+def summary_key(rec: dict[str, Any]) -> str:
+    """Summaries are per model and protocol: real-time runs never mix with paused ones."""
+    return rec["model"] + (" [rt]" if rec.get("protocol") == "realtime" else "")
+
+
+def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, ModelSummary]:
+    """Summaries per model over each run's latest scored attempt; runs never scored are missing."""
+    return summarize(latest_attempts(records))
+
+
+def summarize(view: RunView) -> dict[str, ModelSummary]:
+    out: dict[str, ModelSummary] = {}
+    for rec in view.unscored:
+        s = out.setdefault(summary_key(rec), ModelSummary(summary_key(rec), rec.get("interface", "")))
+        s.missing.append(missing_line(rec))
+    for rec in view.scored:
+        s = out.setdefault(summary_key(rec), ModelSummary(summary_key(rec), rec.get("interface", "")))
         s.overall.add(rec)
         s.genres.setdefault(rec["genre"], Cell()).add(rec)
         s.levels.setdefault(int(rec["level"]), Cell()).add(rec)
@@ -232,8 +306,8 @@ def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, ModelSummary]:
     return out
 
 
-def format_table(summaries: dict[str, ModelSummary]) -> list[str]:
-    """The paper's Table 6 layout: SR/PG per genre and overall, one row per model."""
+def table_cells(summaries: dict[str, ModelSummary]) -> list[list[str]]:
+    """The paper's Table 6 layout as cells: SR/PG per genre and overall, one row per model."""
     genres = [g for g in GENRES if any(g in s.genres for s in summaries.values())]
     head = ["model"] + [g.capitalize() for g in genres] + ["Overall", "IAR (NTC/OOS)", "runs", "sec/step", "tok/step", "$/run", "$ total"]
     rows = [head]
@@ -247,7 +321,16 @@ def format_table(summaries: dict[str, ModelSummary]) -> list[str]:
                      f"{s.overall.runs}" + (f" +{len(s.missing)} missing" if s.missing else ""),
                      f"{s.sec / per_step:.3f}", f"{(s.tokens_in + s.tokens_out) / per_step:.0f}",
                      f"{s.cost / max(1, s.overall.runs):.4f}", f"{s.cost:.4f}"])
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    return rows
+
+
+def format_table(summaries: dict[str, ModelSummary]) -> list[str]:
+    return align_columns(table_cells(summaries))
+
+
+def align_columns(rows: list[list[str]]) -> list[str]:
+    """Rows of cells as aligned text, the first row a header above a dashed rule."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return lines

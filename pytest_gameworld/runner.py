@@ -5,19 +5,21 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable
 
 from .actions import Verdict
-from .agents.base import Agent, AgentReply, Observation, RunContext, Usage
+from .agents.base import Agent, AgentReply, Observation, RunContext
 from .catalog import GameSpec, ModelSpec, TaskSpec
 from .evaluator import Evaluator, StepEval, read_path
 from .prompts import render_prompt
 from .results import RunRecord, append_jsonl, cost_usd
 from .sandbox import GameSession, HarnessError
 from .semantic import classify
+from .tally import Tally
 
 
 @dataclass
@@ -36,6 +38,7 @@ class RunConfig:
     realtime: bool = False
     max_steps: int | None = None
     keep_frames: bool = False
+    catalog_version: str = ""
 
     @property
     def steps_budget(self) -> int:
@@ -58,24 +61,6 @@ def state_summary(state: dict[str, Any], task: TaskSpec) -> dict[str, Any]:
             fields[path] = None
     return {"status": state.get("status"), "gameTimeMs": state.get("gameTimeMs"),
             "terminal": state.get("terminal"), "fields": fields}
-
-
-@dataclass
-class _Tally:
-    valid: int = 0
-    ntc: int = 0
-    oos: int = 0
-    extra_calls: int = 0
-    latency_s: float = 0.0
-    cost: float = 0.0
-    usage: Usage = field(default_factory=Usage)
-
-    def count(self, verdict: Verdict, reply: AgentReply, latency_s: float, cost: float) -> None:
-        setattr(self, verdict.validity, getattr(self, verdict.validity) + 1)
-        self.extra_calls += max(0, len(reply.calls) - 1)
-        self.latency_s += latency_s
-        self.usage.add(reply.usage)
-        self.cost += cost
 
 
 class Trajectory:
@@ -105,7 +90,7 @@ class _Run:
                  evaluator: Evaluator, traj: Trajectory) -> None:
         self.session, self.agent, self.cfg, self.ctx = session, agent, cfg, ctx
         self.evaluator, self.traj = evaluator, traj
-        self.tally = _Tally()
+        self.tally = Tally()
         self.steps = 0
         self.state: dict[str, Any] = {}
         self.shot: bytes | None = None
@@ -166,7 +151,11 @@ async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunR
     prompt = render_prompt(cfg.prompts_dir, cfg.game, role, cfg.task, cfg.model, cfg.steps_budget, cfg.realtime)
     ctx = RunContext(cfg.game, cfg.task, role_name, role, cfg.model, cfg.seed, prompt, session)
     task = cfg.task.model_copy(update={"max_steps": cfg.steps_budget})
-    record = RunRecord.begin(cfg, role_name, _now())
+    record = RunRecord.begin(
+        item=cfg.item_id, task=cfg.task, game=cfg.game, model=cfg.model, role=role_name, seed=cfg.seed,
+        repeat=cfg.repeat, protocol="realtime" if cfg.realtime else "paused", max_steps=cfg.steps_budget,
+        catalog_version=cfg.catalog_version, session=cfg.results_path.parent.name,
+        trajectory=os.path.relpath(cfg.run_dir / "steps.jsonl", cfg.results_path.parent), now=_now())
     traj = Trajectory(cfg.run_dir)
     traj.write({"event": "start", "item": cfg.item_id, "game": cfg.game.id, "task": cfg.task.id,
                 "model": cfg.model.name, "seed": cfg.seed, "repeat": cfg.repeat,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,16 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("keep-frames", "bool", False, "save every screenshot in the run's trajectory folder"),
     ("session", "str", "", "session name for the results folder (default: a timestamp)"),
     ("max-cost", "float", 0.0, "stop starting new runs once the session's model spend reaches this many USD"),
+    ("resume", "optional", "", "continue a session (default: latest): runs it scored are skipped, the rest played"),
+    ("gate", "list", [], "CI gate, e.g. pg>=40, sr[puzzle]>=20, iar<=5, pg[gpt-5.2]>=40 (repeatable); "
+                         "a failing gate makes the exit status 1"),
+    ("baseline", "path", "", "a previous session folder or results.jsonl to compare with, paired by run"),
+    ("max-drop", "str", "", "with --gw-baseline: fail when PG or SR drops more than this many points "
+                            "and its paired 95 percent bootstrap interval excludes zero"),
+    ("max-drop-strict", "bool", False, "with --gw-max-drop: fail on the drop alone, ignoring the interval"),
+    ("gate-allow-missing", "int", 0, "missing runs (harness faults) the gate tolerates"),
 ]
+MODEL_ENV = "GW_MODEL"
 
 
 def _dest(name: str) -> str:
@@ -37,6 +47,10 @@ def add_options(parser: Any) -> None:
         if kind == "list":
             group.addoption(flag, action="append", dest=_dest(name), default=None, help=text)
             parser.addini(_dest(name), text, type="args", default=[])
+        elif kind == "optional":
+            group.addoption(flag, action="store", nargs="?", const="latest", dest=_dest(name), default=None,
+                            metavar="SESSION", help=text)
+            parser.addini(_dest(name), text, default=str(default))
         elif kind == "bool":
             group.addoption(flag, action="store_true", dest=_dest(name), default=None, help=text)
             parser.addini(_dest(name), text, type="bool", default=default)
@@ -73,18 +87,33 @@ class Settings:
     keep_frames: bool = False
     session: str = ""
     max_cost: float = 0.0
+    resume: str = ""
+    gates: list[str] = field(default_factory=list)
+    baseline: Path | None = None
+    max_drop: float | None = None
+    max_drop_strict: bool = False
+    gate_allow_missing: int = 0
 
     @classmethod
     def from_config(cls, config: Any) -> "Settings":
         raw = {name: _get(config, name, kind) for name, kind, _, _ in OPTIONS}
+        # The command line wins, then GW_MODEL, then the ini file.
+        env_model = [os.environ[MODEL_ENV]] if os.environ.get(MODEL_ENV) else []
+        models = config.getoption("gw_model") or env_model or raw["model"]
+        try:
+            max_drop = float(raw["max-drop"]) if raw["max-drop"] else None
+        except ValueError:
+            raise ValueError(f"--gw-max-drop expects a number of points, got {raw['max-drop']!r}") from None
         return cls(
-            models=list(raw["model"]), model_opts=parse_model_opts(raw["model-opt"]),
+            models=list(models), model_opts=parse_model_opts(raw["model-opt"]),
             repeat=max(1, int(raw["repeat"])), seed=int(raw["seed"]), realtime=bool(raw["rt"]),
             max_steps=int(raw["max-steps"]), results=Path(raw["results"] or "reports"),
             catalog=Path(raw["catalog"]) if raw["catalog"] else None,
             browser_path=raw["browser-path"] or None, headed=bool(raw["headed"]),
             keep_frames=bool(raw["keep-frames"]), session=raw["session"] or "",
-            max_cost=float(raw["max-cost"]),
+            max_cost=float(raw["max-cost"]), resume=raw["resume"] or "", gates=list(raw["gate"]),
+            baseline=Path(raw["baseline"]) if raw["baseline"] else None, max_drop=max_drop,
+            max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=max(0, int(raw["gate-allow-missing"])),
         )
 
 
@@ -97,3 +126,8 @@ def parse_model_opts(items: list[str]) -> dict[str, Any]:
             raise ValueError(f"--gw-model-opt expects key=value, got {item!r}")
         out[key.strip()] = yaml.safe_load(value) if value.strip() else ""
     return out
+
+
+def given_options(config: Any) -> list[str]:
+    """The --gw-* options given on the command line (not from the ini file)."""
+    return [f"--gw-{name}" for name, _, _, _ in OPTIONS if config.getoption(_dest(name)) is not None]

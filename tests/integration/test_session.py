@@ -101,7 +101,8 @@ def test_random_agent_parallel_session_writes_results_and_summary(project):
     assert "GameWorld summary" in r.stdout and "random (generalist)" in r.stdout
     assert ("SOLVED" in r.stdout) or ("PG " in r.stdout)
     for ln in lines:
-        assert (results / "s1" / "runs" / ln["genre"] / ln["game"] / ln["task"] / "random" / "steps.jsonl").exists()
+        assert ln["trajectory"] == f"runs/{ln['genre']}/{ln['game']}/{ln['task']}/random/attempt-1/steps.jsonl"
+        assert (results / "s1" / ln["trajectory"]).exists()
     assert (results / "s1" / "report.html").exists()
     props = ET.parse(project / "junit.xml").getroot().findall(".//testcase/properties/property")
     names = {p.get("name") for p in props}
@@ -139,7 +140,7 @@ def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
     lines = [json.loads(x) for x in (proj / "out" / "a" / "results.jsonl").read_text().splitlines()]
     failed = [ln for ln in lines if ln["status"] == "error"]
     assert [ln["task"] for ln in failed] == ["13_02"] and "endpoint down" in failed[0]["error"]
-    assert (proj / "out" / "a" / "runs" / "runner" / "13-flappy-bird" / "13_02" / "noop" / "steps.jsonl").exists()
+    assert (proj / "out" / "a" / failed[0]["trajectory"]).exists()
     (proj / "conftest.py").write_text(FAILING_CONFTEST.format(task="none"))
     r2 = subprocess.run(cmd + ["--gw-session", "b", "--lf"], cwd=proj, capture_output=True, text=True, timeout=600)
     assert r2.returncode == 0, r2.stdout[-3000:]
@@ -192,5 +193,5 @@ def test_browser_crash_errors_that_run_keeps_its_trajectory_and_the_session_goes
     assert "1 failed, 1 passed" in r.stdout
     lines = {json.loads(x)["task"]: json.loads(x) for x in (tmp_path / "out/c/results.jsonl").read_text().splitlines()}
     assert lines["13_01"]["status"] == "error" and lines["13_02"]["status"] == "ok"
-    steps = (tmp_path / "out/c/runs/runner/13-flappy-bird/13_01/noop/steps.jsonl").read_text().splitlines()
+    steps = (tmp_path / "out/c" / lines["13_01"]["trajectory"]).read_text().splitlines()
     assert len([s for s in steps if '"event": "step"' in s]) == 2 and '"status": "error"' in steps[-1]

@@ -1,0 +1,147 @@
+"""Session folders: naming, the latest link, attempt folders, catalog version, resume and reuse checks."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from .cases import Case
+from .gate import GateConfig, Verdict, evaluate, parse_gate
+from .results import (
+    MixedRunsError, ModelSummary, RunKey, RunView, latest_attempts, read_jsonl, run_key, summarize,
+)
+
+LATEST = "latest"
+
+
+def catalog_version(root: Path) -> str:
+    """A short hash of every file in the catalog (names and bytes), so changed games or tasks show."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:12]
+
+
+def new_session_name() -> str:
+    return dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def resolve_session(results: Path, ref: str) -> Path:
+    """A session folder from a name, `latest`, or a path; raises ValueError when there is none."""
+    candidate = Path(ref)
+    path = candidate if candidate.is_absolute() or os.sep in ref else results / ref
+    if path.name == LATEST and path.is_symlink():
+        path = path.parent / os.readlink(path)
+    if not (path / "results.jsonl").is_file():
+        raise ValueError(f"no session to resume at {path} (no results.jsonl); name one with --gw-resume SESSION")
+    return path
+
+
+def point_latest(results: Path, session_dir: Path) -> None:
+    """Repoint results/latest at the session, atomically (a rename replaces the old link)."""
+    link = results / LATEST
+    tmp = results / f".{LATEST}.{os.getpid()}"
+    try:
+        if tmp.is_symlink():
+            tmp.unlink()
+        tmp.symlink_to(session_dir.name)
+        os.replace(tmp, link)
+    except OSError:
+        pass  # a read-only or Windows results folder works without the convenience link
+
+
+def new_attempt_dir(run_root: Path) -> Path:
+    """The next attempt-<n> folder of a run, created atomically so no two processes ever share one."""
+    run_root.mkdir(parents=True, exist_ok=True)
+    n = 1 + max((int(p.name.split("-")[1]) for p in run_root.glob("attempt-*") if p.name.split("-")[1].isdigit()),
+                default=0)
+    while True:
+        path = run_root / f"attempt-{n}"
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            n += 1
+
+
+def case_key(case: Case, base_seed: int, realtime: bool) -> RunKey:
+    """The identity of the run a case plays (the same shape as results.run_key)."""
+    return run_key({"task": case.task.id, "model": case.model.name, "repeat": case.repeat,
+                    "protocol": "realtime" if realtime else "paused", "seed": case.seed(base_seed)})
+
+
+def scored_keys(records: Iterable[dict[str, Any]]) -> set[RunKey]:
+    return {run_key(r) for r in records if r.get("status") == "ok"}
+
+
+def reuse_problem(session_dir: Path, version: str, budgets: dict[str, int]) -> str | None:
+    """Why this session's runs cannot join the session folder's earlier runs, or None when they can."""
+    records = read_jsonl(session_dir / "results.jsonl")
+    versions = {r["catalog_version"] for r in records if r.get("catalog_version")} - {version}
+    if versions:
+        return (f"session {session_dir.name} was played with catalog version {sorted(versions)[0]}, this catalog "
+                f"is {version}; use a new --gw-session")
+    for r in records:
+        want = budgets.get(r.get("task", ""))
+        if want is not None and r.get("max_steps") and int(r["max_steps"]) != want:
+            return (f"session {session_dir.name} played {r['task']} with {r['max_steps']} steps, this session "
+                    f"would play {want} (--gw-max-steps differs); use the same --gw-max-steps or a new --gw-session")
+    return None
+
+
+def load_results(path: Path) -> list[dict[str, Any]]:
+    """A session's records from its folder (or `latest`) or from a results.jsonl; ValueError when absent."""
+    file = path / "results.jsonl" if path.is_dir() else path
+    if not file.is_file():
+        raise ValueError(f"{path}: no results.jsonl")
+    return read_jsonl(file)
+
+
+def build_gate(exprs: Iterable[str], baseline: Path | None, max_drop: float | None, strict: bool,
+               allow_missing: int) -> GateConfig:
+    """The gate from option values, the baseline's runs loaded; ValueError (one line) on bad input."""
+    cfg = GateConfig(exprs=[parse_gate(e) for e in exprs], max_drop=max_drop, strict=strict,
+                     allow_missing=allow_missing)
+    if baseline is not None:
+        cfg.baseline = latest_attempts(load_results(baseline)).scored
+        cfg.baseline_source = str(baseline)
+    elif max_drop is not None:
+        raise ValueError("a maximum drop needs a baseline (--gw-baseline PATH: a previous session folder or its results.jsonl)")
+    return cfg
+
+
+@dataclass
+class Outcome:
+    """A session's complete picture: summaries, missing runs, a refusal line, and the gate's verdict."""
+
+    summaries: dict[str, ModelSummary] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    problem: str | None = None
+    verdict: Verdict | None = None
+    runs: int = 0
+
+
+def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig) -> Outcome:
+    """Aggregate a session (each run once) and judge it; items that failed without a record count as missing."""
+    out = Outcome()
+    seen = {r["item"] for r in records}
+    extra = [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
+    try:
+        view = latest_attempts(records)
+        out.summaries = summarize(view)
+    except MixedRunsError as exc:
+        out.problem = str(exc)
+        view = RunView([], [])
+    out.missing = view.missing + extra
+    out.runs = len(view.scored)
+    if gate.active:
+        out.verdict = evaluate(gate, view.scored, out.missing)
+        if out.problem:
+            out.verdict.ok = False
+            out.verdict.failures.insert(0, out.problem)
+    return out

@@ -1,0 +1,119 @@
+"""Gate expressions, thresholds per scope and model, the paired bootstrap comparison, the verdict."""
+
+import random
+
+import pytest
+
+from pytest_gameworld.gate import (
+    GateConfig, GateError, bootstrap_interval, check_thresholds, compare, drop_findings, evaluate, parse_gate,
+)
+
+
+def run(task="01_01", model="m", genre="puzzle", game="01-2048", level=4, success=False, progress=0.0, repeat=0,
+        valid=10, ntc=0, oos=0, max_steps=100):
+    return {"task": task, "model": model, "genre": genre, "game": game, "level": level, "success": success,
+            "progress": progress, "repeat": repeat, "valid": valid, "invalid_ntc": ntc, "invalid_oos": oos,
+            "max_steps": max_steps}
+
+
+@pytest.mark.parametrize("text, metric, op, threshold, scope", [
+    ("sr>=20", "sr", ">=", 20, {}),
+    ("pg[puzzle]>=30", "pg", ">=", 30, {"genres": ("puzzle",)}),
+    ("sr[L2]>10.5", "sr", ">", 10.5, {"levels": (2,)}),
+    ("pg[13-flappy-bird]>=50", "pg", ">=", 50, {"games": ("13-flappy-bird",)}),
+    ("pg[gpt-5.2]>=40", "pg", ">=", 40, {"models": ("gpt-5.2",)}),
+    ("IAR <= 5", "iar", "<=", 5, {}),
+    ("pg[runner,L3,oracle]<90", "pg", "<", 90, {"genres": ("runner",), "levels": (3,), "models": ("oracle",)}),
+])
+def test_parse_reads_metric_scope_op_and_threshold(text, metric, op, threshold, scope):
+    e = parse_gate(text)
+    assert (e.metric, e.op, e.threshold) == (metric, op, threshold)
+    for key in ("genres", "levels", "games", "models"):
+        assert getattr(e, key) == scope.get(key, ())
+
+
+@pytest.mark.parametrize("text", ["pg", "pg>=", "pg=>40", "xx>=4", "pg[]>=3", "pg[puzzle>=3", "pg>=40%", "sr==5",
+                                  "pg[a,,b]>=1"])
+def test_malformed_expressions_are_one_line_errors(text):
+    with pytest.raises(GateError) as err:
+        parse_gate(text)
+    assert repr(text) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_thresholds_over_scopes():
+    runs = [run(task="01_01", success=True, progress=1.0), run(task="01_02", progress=0.5),
+            run(task="13_01", genre="runner", game="13-flappy-bird", level=2, progress=0.25, valid=6, ntc=3, oos=1)]
+    checks = check_thresholds([parse_gate(t) for t in
+                               ("sr>=33", "pg[puzzle]>=75", "pg[L2]>25", "iar<=5", "pg[19-minesweeper]>=0")], runs)
+    got = {c.label: (round(c.value, 2) if c.value is not None else None, c.ok) for c in checks}
+    assert got == {"sr": (33.33, True), "pg[puzzle]": (75.0, True), "pg[L2]": (25.0, False),
+                   "iar": (13.33, False), "pg[19-minesweeper]": (None, False)}
+    assert [c.text() for c in checks if not c.ok] == ["pg[L2] 25.0, needs > 25", "iar 13.3, needs <= 5",
+                                                      "pg[19-minesweeper]: no scored runs"]
+
+
+def test_without_a_model_scope_every_model_must_pass():
+    runs = [run(model="a", progress=0.9), run(model="b", progress=0.1)]
+    checks = check_thresholds([parse_gate("pg>=50"), parse_gate("pg[b]>=5")], runs)
+    assert [(c.label, c.ok) for c in checks] == [("pg[a]", True), ("pg[b]", False), ("pg[b]", True)]
+
+
+def test_bootstrap_is_seeded_and_brackets_the_mean():
+    diffs = [-10.0, 5.0, -30.0, 0.0, -20.0, 12.0]
+    a = bootstrap_interval(diffs, random.Random(0))
+    assert a == bootstrap_interval(diffs, random.Random(0))
+    mean = sum(diffs) / len(diffs)
+    assert a[0] < mean < a[1] and a[0] >= min(diffs) and a[1] <= max(diffs)
+    assert bootstrap_interval([-40.0] * 4, random.Random(1)) == (-40.0, -40.0)
+
+
+def _pairs(base_pg, now_pg, genre="puzzle"):
+    tasks = [f"01_{i:02d}" for i in range(len(base_pg))]
+    base = [run(task=t, genre=genre, progress=p, success=p >= 1) for t, p in zip(tasks, base_pg)]
+    now = [run(task=t, genre=genre, progress=p, success=p >= 1) for t, p in zip(tasks, now_pg)]
+    return base, now
+
+
+def test_a_consistent_drop_fails_and_a_noisy_one_only_with_strict():
+    base, now = _pairs([1.0, 1.0, 1.0, 1.0], [0.1, 0.0, 0.2, 0.1])
+    cmp = compare(base, now)
+    overall = [r for r in cmp.rows if r.genre == "overall"][0]
+    assert overall.pg.base == 100.0 and overall.pg.now == pytest.approx(10.0) and overall.pg.hi < 0
+    failures, _ = drop_findings(cmp, 10, strict=False)
+    assert [f.split(" dropped")[0] for f in failures] == ["pg[overall,m]", "sr[overall,m]"]
+    noisy_base, noisy_now = _pairs([0.5, 0.2, 0.9, 0.1, 0.6], [0.1, 0.6, 0.2, 0.5, 0.2])
+    noisy = compare(noisy_base, noisy_now)
+    failures, notes = drop_findings(noisy, 5, strict=False)
+    assert failures == [] and "includes zero" in notes[0]
+    assert drop_findings(noisy, 5, strict=True)[0]
+
+
+def test_only_runs_shared_with_the_same_budget_are_compared():
+    base = [run(task="a", progress=1.0), run(task="b", progress=1.0, max_steps=5), run(task="c", progress=1.0)]
+    now = [run(task="a", progress=0.0), run(task="b", progress=0.0), run(task="d", progress=0.0)]
+    cmp = compare(base, now)
+    assert cmp.shared == 1 and "different step budget" in cmp.notes[0]
+
+
+def test_verdict_folds_thresholds_missing_and_baseline():
+    runs = [run(progress=0.6)]
+    ok = evaluate(GateConfig(exprs=[parse_gate("pg>=40")]), runs, [])
+    assert ok.ok and ok.line() == "GameWorld gate: PASS (pg 60.0 >= 40)"
+    missing = evaluate(GateConfig(exprs=[parse_gate("pg>=40")]), runs, ["x: boom"])
+    assert not missing.ok and missing.line() == "GameWorld gate: FAIL (1 missing run(s) > 0 allowed)"
+    assert evaluate(GateConfig(exprs=[parse_gate("pg>=40")], allow_missing=1), runs, ["x: boom"]).ok
+    base, now = _pairs([1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
+    dropped = evaluate(GateConfig(baseline=base, max_drop=10), now, [])
+    assert not dropped.ok and "pg[overall,m] dropped 100.0 > 10" in dropped.line()
+    assert dropped.to_json(GateConfig(baseline=base, max_drop=10))["baseline"]["shared_runs"] == 3
+    unrelated = evaluate(GateConfig(baseline=[run(task="zz")], max_drop=10), now, [])
+    assert unrelated.failures == ["no runs shared with the baseline"]
+
+
+def test_two_single_model_sessions_pair_across_model_names():
+    base = [run(task="a", model="old", progress=1.0)]
+    cmp = compare(base, [run(task="a", model="new", progress=0.5)])
+    assert cmp.shared == 1 and cmp.rows[-1].model == "new" and cmp.rows[-1].pg.delta == -50.0
+    assert cmp.notes == ["comparing model new with the baseline's model old"]
+    two = compare(base + [run(task="a", model="other")], [run(task="a", model="new")])
+    assert two.shared == 0
