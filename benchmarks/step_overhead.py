@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import tempfile
 import time
@@ -17,6 +18,7 @@ from playwright.async_api import async_playwright
 
 from pytest_gameworld.actions import Action, Proposal
 from pytest_gameworld.agents import AgentReply, Observation, RunContext
+from pytest_gameworld.agents.builtin import random_args
 from pytest_gameworld.catalog import Role, load_catalog
 from pytest_gameworld.runner import RunConfig, play
 from pytest_gameworld.sandbox import GameServer, GameSession, find_browser, launch_browser
@@ -46,24 +48,28 @@ class PixelAgent:
 
 
 def make_plan(role: Role, n: int) -> list[Proposal]:
-    """The controls other than wait, in turn; cell controls walk over their cells."""
+    """The controls other than wait, in turn, with random legal arguments."""
     controls = [c for c in role.controls if c.binding.action != "wait"]
-    plan = []
-    for i in range(n):
-        c = controls[i % len(controls)]
-        cells = sorted(c.cell_bindings) if c.cell_bindings else None
-        plan.append(Proposal(c.id, {"cell": cells[(i * 7) % len(cells)]} if cells else {}))
-    return plan
+    rng = random.Random(7)
+    return [Proposal(controls[i % len(controls)].id, random_args(controls[i % len(controls)], rng)) for i in range(n)]
 
 
 async def bare_step(session: GameSession, action: Action, fmt: str) -> None:
     """The floor: the same work as bare Playwright/CDP calls, no harness code around them."""
     page = session.page
     await session.cdp.send("Page.captureScreenshot", {"format": fmt, "optimizeForSpeed": True})
-    if action.kind == "press_key":
-        await page.keyboard.down(action.keys[0])
+    if action.kind in ("press_key", "press_keys"):
+        for k in action.keys:
+            await page.keyboard.down(k)
         await page.clock.run_for(action.duration_ms)
-        await page.keyboard.up(action.keys[0])
+        for k in reversed(action.keys):
+            await page.keyboard.up(k)
+    elif action.kind == "type":
+        for ch in action.text:
+            await page.keyboard.press(ch)
+        await page.clock.run_for(action.duration_ms)
+    elif action.kind in ("wait", "mouse_move"):
+        await page.clock.run_for(action.duration_ms)
     else:
         await page.mouse.click(action.x, action.y, button=action.button)
         await page.clock.run_for(action.duration_ms)

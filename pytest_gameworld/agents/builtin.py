@@ -36,27 +36,34 @@ class NoopAgent(_Builtin):
         return AgentReply(calls=[Proposal("wait")])
 
 
+def random_arg(control: Control, name: str, rng: random.Random) -> Any:
+    """A legal value for one of a control's arguments: a known cell, an enum member, or a typed value."""
+    spec = control.args[name]
+    if name == "cell" and control.cell_bindings:
+        return rng.choice(sorted(control.cell_bindings))
+    if spec.enum:
+        return rng.choice(spec.enum)
+    if spec.type == "integer":
+        return rng.randint(0, 9)
+    if spec.type == "number":
+        return round(rng.random(), 3)
+    if spec.type == "boolean":
+        return rng.random() < 0.5
+    return "".join(rng.choice(string.ascii_lowercase) for _ in range(5))
+
+
+def random_args(control: Control, rng: random.Random) -> dict[str, Any]:
+    """Legal values for every argument of a control."""
+    return {name: random_arg(control, name, rng) for name in control.args}
+
+
 class RandomAgent(_Builtin):
     """Uniform over the role's registered controls, with random legal arguments (seeded)."""
-
-    def _arg(self, control: Control, name: str, kind: str, enum: list[Any] | None) -> Any:
-        if name == "cell" and control.cell_bindings:
-            return self.rng.choice(sorted(control.cell_bindings))
-        if enum:
-            return self.rng.choice(enum)
-        if kind == "integer":
-            return self.rng.randint(0, 9)
-        if kind == "number":
-            return round(self.rng.random(), 3)
-        if kind == "boolean":
-            return self.rng.random() < 0.5
-        return "".join(self.rng.choice(string.ascii_lowercase) for _ in range(5))
 
     async def act(self, obs: Observation) -> AgentReply:
         assert self.ctx is not None
         control = self.rng.choice(self.ctx.role.controls)
-        args = {n: self._arg(control, n, s.type, s.enum) for n, s in control.args.items()}
-        return AgentReply(calls=[Proposal(control.id, args)])
+        return AgentReply(calls=[Proposal(control.id, random_args(control, self.rng))])
 
 
 class RandomCuaAgent(_Builtin):

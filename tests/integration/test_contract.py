@@ -7,6 +7,7 @@ import random
 import pytest
 
 from pytest_gameworld.actions import Proposal
+from pytest_gameworld.agents.builtin import random_args
 from pytest_gameworld.catalog import load_catalog
 from pytest_gameworld.evaluator import read_number
 from pytest_gameworld.semantic import parse_semantic
@@ -23,8 +24,7 @@ def action_script(game, n: int, seed: int = 3):
     out = []
     for _ in range(n):
         c = rng.choice(role.controls)
-        args = {"cell": rng.choice(sorted(c.cell_bindings))} if c.cell_bindings else {}
-        v = parse_semantic(Proposal(c.id, args), role, game.viewport, role.cua.default_hold_ms)
+        v = parse_semantic(Proposal(c.id, random_args(c, rng)), role, game.viewport, role.cua.default_hold_ms)
         assert v.validity == "valid", v.reason
         out.append(v.action)
     return out
