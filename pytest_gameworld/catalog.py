@@ -198,6 +198,8 @@ class ModelSpec(_Strict):
     coordinates: Literal["absolute", "normalized_1000"] = "absolute"
     timeout_s: float = 120.0
     max_retries: int = 3
+    # Wall-clock limit on one step of the agent, every attempt, retry and Retry-After wait included.
+    step_timeout_s: float = Field(120.0, gt=0, le=3600)
     price_per_mtok: Pricing = Pricing()
     extra: dict[str, Any] = {}
     path: Path | None = Field(default=None, exclude=True)

@@ -49,7 +49,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     try:
         catalog = load_catalog(settings.catalog)
-        models = [catalog.resolve_model(ref, settings.model_opts) for ref in split_model_refs(settings.models)]
+        models = [catalog.resolve_model(ref, settings.model_overrides()) for ref in split_model_refs(settings.models)]
     except CatalogError as exc:
         raise pytest.UsageError(str(exc)) from None
     for game in catalog.games.values():

@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from . import jsonio
 from .catalog import GENRES, ModelSpec
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def versions() -> dict[str, str]:
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:
     """Append one line under an exclusive lock, so xdist workers never interleave."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = (json.dumps(record, default=str) + "\n").encode()
+    line = (jsonio.dumps(record) + "\n").encode()
     with path.open("ab") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:

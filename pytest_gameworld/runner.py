@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable
 
+from . import jsonio
 from .actions import Verdict
-from .agents.base import Agent, AgentReply, Observation, RunContext, Usage
+from .agents.base import Agent, AgentError, AgentReply, Observation, RunContext, Usage
 from .catalog import GameSpec, ModelSpec, TaskSpec
 from .evaluator import Evaluator, StepEval, read_path
 from .prompts import render_prompt
@@ -87,11 +87,24 @@ class Trajectory:
         self._fh = self.path.open("w", encoding="utf-8")
 
     def write(self, record: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(record, default=str) + "\n")
+        self._fh.write(jsonio.dumps(record) + "\n")
         self._fh.flush()
 
     def close(self) -> None:
         self._fh.close()
+
+
+# A provider agent stops at its step limit itself, naming the endpoint error; this margin
+# lets it, and the hard bound below still holds for any agent that does not.
+STEP_GRACE_S = 1.0
+
+
+async def act_within(agent: Agent, obs: Observation, limit_s: float) -> AgentReply:
+    """The agent's reply, or AgentError once the step's wall-clock limit has passed."""
+    try:
+        return await asyncio.wait_for(agent.act(obs), timeout=limit_s + STEP_GRACE_S)
+    except asyncio.TimeoutError:
+        raise AgentError(f"no reply within the step limit of {limit_s:g} s") from None
 
 
 def _now() -> str:
@@ -131,7 +144,7 @@ class _Run:
                           ctx.model.screenshot_format)
         shot = self.shot
         t0 = time.perf_counter()
-        reply = await self.agent.act(obs)
+        reply = await act_within(self.agent, obs, ctx.model.step_timeout_s)
         latency_s = time.perf_counter() - t0
         latency_ms = reply.latency_ms if reply.latency_ms is not None else int(round(latency_s * 1000))
         verdict = verdict_for(reply, ctx)

@@ -23,6 +23,10 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("keep-frames", "bool", False, "save every screenshot in the run's trajectory folder"),
     ("session", "str", "", "session name for the results folder (default: a timestamp)"),
     ("max-cost", "float", 0.0, "stop starting new runs once the session's model spend reaches this many USD"),
+    ("step-timeout", "float", 0.0, "wall-clock limit in seconds on one agent step, retries included "
+                                    "(0: each model spec's step_timeout_s)"),
+    ("max-consecutive-faults", "int", 3, "skip a model's remaining runs after this many consecutive runs "
+                                         "failed on the same endpoint error (0: never)"),
 ]
 
 
@@ -73,6 +77,8 @@ class Settings:
     keep_frames: bool = False
     session: str = ""
     max_cost: float = 0.0
+    step_timeout: float = 0.0
+    max_consecutive_faults: int = 3
 
     @classmethod
     def from_config(cls, config: Any) -> "Settings":
@@ -84,8 +90,15 @@ class Settings:
             catalog=Path(raw["catalog"]) if raw["catalog"] else None,
             browser_path=raw["browser-path"] or None, headed=bool(raw["headed"]),
             keep_frames=bool(raw["keep-frames"]), session=raw["session"] or "",
-            max_cost=float(raw["max-cost"]),
+            max_cost=float(raw["max-cost"]), step_timeout=float(raw["step-timeout"]),
+            max_consecutive_faults=int(raw["max-consecutive-faults"]),
         )
+
+    def model_overrides(self) -> dict[str, Any]:
+        """--gw-model-opt plus the options that are model spec fields (--gw-step-timeout)."""
+        if self.step_timeout > 0:
+            return {"step_timeout_s": self.step_timeout, **self.model_opts}
+        return self.model_opts
 
 
 def parse_model_opts(items: list[str]) -> dict[str, Any]:
