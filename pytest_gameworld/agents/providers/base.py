@@ -19,6 +19,7 @@ from .retry import Failure, call_with_retries
 from .tools import ToolDef, computer_use_tool, generalist_tools
 
 _POINTED = MOUSE_KINDS - {"drag"}
+TOO_DEEP = "the reply nests too deep to decode"
 
 
 @dataclass
@@ -123,6 +124,17 @@ class ProviderAgent:
         shown = parsed.described[0] if parsed.described else describe_call(parsed.calls[0] if parsed.calls else None)
         return calls, verdict, shown
 
+    def parse_reply(self, response: Any, frame: Frame) -> Parsed:
+        """parse(), with a reply nested too deep as one unreadable call and a broken envelope as AgentError."""
+        try:
+            return self.parse(response, frame)
+        except RecursionError:
+            return Parsed([Proposal(None, {}, malformed=TOO_DEEP)])
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+            # A response we cannot take apart is an endpoint failure, reported like one.
+            raise AgentError(f"{self.spec.name} ({self.label}): unexpected response: {type(exc).__name__}: {exc}") \
+                from exc
+
     async def _exchange(self, request: dict[str, Any], frame: Frame) -> Parsed:
         """Send with timeout and retries, then take the response apart."""
         try:
@@ -133,15 +145,8 @@ class ProviderAgent:
         except RecursionError:
             # The SDK's JSON decoder gave up on a reply nested too deep: the model's output, not the
             # endpoint's fault; one unreadable call (OOS) with the reason.
-            return Parsed([Proposal(None, {}, malformed="the reply nests too deep to decode")])
-        try:
-            parsed = self.parse(response, frame)
-        except RecursionError:
-            return Parsed([Proposal(None, {}, malformed="the reply nests too deep to decode")], raw=None)
-        except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
-            # A response we cannot take apart is an endpoint failure, reported like one.
-            raise AgentError(f"{self.spec.name} ({self.label}): unexpected response: {type(exc).__name__}: {exc}") \
-                from exc
+            return Parsed([Proposal(None, {}, malformed=TOO_DEEP)])
+        parsed = self.parse_reply(response, frame)
         self.remember_response(response, parsed)
         return parsed
 
