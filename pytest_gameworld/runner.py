@@ -197,6 +197,7 @@ async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunR
             if ev.reset:
                 await run.settle(session.reset({}))
                 run.evaluator.begin_episode()
+        session.check()  # a blocked request or game error since the last read: decided before the record
         record.finish(run.evaluator, ev.stop, run.steps, run.tally, time.perf_counter() - started, _now())
         end.update(status="ok", stop=ev.stop, success=run.evaluator.success, progress=run.evaluator.progress,
                    final_state=run.state)

@@ -85,11 +85,3 @@ async def test_same_seed_and_actions_give_the_same_state(open_game, catalog, gam
     assert a == b
     c = await play_script(open_game, game, 12, script)
     assert c["game_state"] != a["game_state"], "a different seed should change a random game"
-
-
-async def test_requests_to_other_origins_are_blocked_and_logged(open_game):
-    s = await open_game(GAMES[0])
-    await s.init({"seed": 1, "level": 1})
-    outcome = await s.eval("() => fetch('http://127.0.0.1:9/beacon').then(() => 'sent', () => 'blocked')")
-    assert outcome == "blocked"
-    assert s.blocked == ["http://127.0.0.1:9/beacon"]
