@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -145,6 +146,13 @@ class TaskSpec(_Strict):
     init: dict[str, Any] = {}
     max_steps: int = Field(100, ge=1, le=10_000)
     continue_on_fail: bool = True
+
+    @field_validator("start", "target")
+    @classmethod
+    def _finite(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError(f"must be a finite number, got {value}")
+        return value
 
     @model_validator(mode="after")
     def _target_above_start(self) -> "TaskSpec":

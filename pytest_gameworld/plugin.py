@@ -16,6 +16,8 @@ from .catalog import GENRES, CatalogError, load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_agent, gw_browser, gw_case, gw_catalog, gw_game, gw_run_config, gw_server, gw_session_dir, gw_settings,
 )
+from . import breaker
+from .breaker import tripped
 from .results import aggregate, format_table, read_jsonl
 from .settings import Settings, add_options
 from .state import CASES, CATALOG, SESSION_DIR, SETTINGS
@@ -190,9 +192,21 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         if spread:
             tr.write_line(f"{s.model}: over {len(s.repeats)} repeats SR {spread[0]:.1f}±{spread[1]:.1f} "
                           f"PG {spread[2]:.1f}±{spread[3]:.1f}")
+    _breaker_lines(tr, records, config)
     missing = [m for s in summaries.values() for m in s.missing] + [f"{n}: did not run to the end" for n in unrecorded]
     if missing:
         tr.write_line(f"missing runs (not scored, re-run with --lf): {len(missing)}", red=True)
         for m in missing:
             tr.write_line(f"  {m}")
     tr.write_line(f"results: {os.path.relpath(session_dir / 'results.jsonl')}")
+
+
+def _breaker_lines(tr: Any, records: list[dict[str, Any]], config: pytest.Config) -> None:
+    """One line per model the circuit breaker stopped: why, and how many runs it skipped."""
+    limit = config.stash[SETTINGS].max_consecutive_faults
+    skipped = [str(getattr(r, "longrepr", "")) for r in tr.stats.get("skipped", []) if _is_benchmark(r)]
+    for model in dict.fromkeys(r["model"] for r in records):
+        reason = tripped(records, model, limit)
+        if reason:
+            count = sum(f"{breaker.PREFIX}: {model} " in s for s in skipped)
+            tr.write_line(f"{reason}; {count} remaining run(s) skipped", red=True)

@@ -13,7 +13,7 @@ from . import jsonio
 from .actions import Verdict
 from .agents.base import Agent, AgentError, AgentReply, Observation, RunContext, Usage
 from .catalog import GameSpec, ModelSpec, TaskSpec
-from .evaluator import Evaluator, StepEval, read_path
+from .evaluator import Evaluator, ScoreError, StepEval, read_path
 from .prompts import render_prompt
 from .results import RunRecord, append_jsonl, cost_usd
 from .sandbox import GameSession, HarnessError
@@ -138,6 +138,13 @@ class _Run:
         if self.wants_pixels:
             self.shot = await self.session.screenshot(self.ctx.model.screenshot_format)
 
+    def evaluate(self, steps: int) -> StepEval:
+        """The evaluator on the current state; a state that breaks the contract is a HarnessError naming the game."""
+        try:
+            return self.evaluator.observe(self.state, steps)
+        except ScoreError as exc:
+            raise HarnessError(f"{self.cfg.game.id}: {exc}") from None
+
     async def step(self) -> StepEval:
         ctx, cfg, step = self.ctx, self.cfg, self.steps
         obs = Observation(step, self.evaluator.episodes, self.state, self.shot if self.agent.needs_pixels else None,
@@ -155,7 +162,7 @@ class _Run:
         await self.session.execute(verdict.action)
         await self.observe()
         self.steps += 1
-        ev = self.evaluator.observe(self.state, self.steps)
+        ev = self.evaluate(self.steps)
         frame = None
         if cfg.keep_frames and shot is not None:
             frame = f"frames/{step:04d}.{ctx.model.screenshot_format}"
@@ -190,7 +197,7 @@ async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunR
     try:
         await run.settle(session.init({"seed": cfg.seed, "level": task.level, "difficulty": task.difficulty,
                                         "task": task.oracle_view(), **task.init}))
-        ev = run.evaluator.observe(run.state, 0)
+        ev = run.evaluate(0)
         await agent.begin(ctx)
         while ev.stop is None:
             ev = await run.step()
