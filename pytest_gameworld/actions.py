@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -166,7 +166,7 @@ def requested_duration(args: dict[str, Any]) -> int | None:
         for n in names:
             if n in args and args[n] is not None:
                 try:
-                    ms = finite_number(args[n], f"duration {n!r}") * scale
+                    ms = finite_number(args[n], f"duration {n!r}", math.inf) * scale
                 except OutOfBounds as exc:
                     raise Illegal(str(exc)) from None
                 if ms <= 0:
