@@ -60,9 +60,16 @@ def append_jsonl(path: Path, record: dict[str, Any]) -> None:
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Every record, read under a shared lock so a line another worker is appending is never seen half-written."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    with path.open("rb") as fh:
+        fcntl.flock(fh, fcntl.LOCK_SH)
+        try:
+            text = fh.read().decode("utf-8")
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def session_spend(path: Path) -> float:
