@@ -16,8 +16,7 @@ from .catalog import GENRES, CatalogError, load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_agent, gw_browser, gw_case, gw_catalog, gw_game, gw_run_config, gw_server, gw_session_dir, gw_settings,
 )
-from . import breaker
-from .breaker import tripped
+from .breaker import PREFIX, tripped
 from .results import aggregate, format_table, read_jsonl
 from .settings import Settings, add_options
 from .state import CASES, CATALOG, SESSION_DIR, SETTINGS
@@ -208,5 +207,5 @@ def _breaker_lines(tr: Any, records: list[dict[str, Any]], config: pytest.Config
     for model in dict.fromkeys(r["model"] for r in records):
         reason = tripped(records, model, limit)
         if reason:
-            count = sum(f"{breaker.PREFIX}: {model} " in s for s in skipped)
+            count = sum(f"{PREFIX}: {model} " in s for s in skipped)
             tr.write_line(f"{reason}; {count} remaining run(s) skipped", red=True)

@@ -116,7 +116,7 @@ async def test_every_channel_out_is_refused_and_logged(browser, probe_server: Ga
         tried = await session.eval("() => { window.probe.run(); return window.probe.tried; }")
         assert [t.split(":")[0] for t in tried] == [c for c in CHANNELS if c != "navigation away"]
         await session.eval("() => window.probe.navigateAway()")
-        for _ in range(100):  # attempts are logged as they happen; give the slowest (a popup) time
+        for _ in range(300):  # attempts are logged as they happen; give the slowest (a popup) time
             if not missing(session.blocked):
                 break
             await asyncio.sleep(0.1)
@@ -126,5 +126,16 @@ async def test_every_channel_out_is_refused_and_logged(browser, probe_server: Ga
         assert len(session.context.pages) == 1, "popups are closed"
         with pytest.raises(HarnessError, match="tried to reach outside the sandbox"):
             session.check()
+    finally:
+        await session.close()
+
+
+@ASYNC
+async def test_a_game_stuck_before_ready_names_its_status(browser, probe_server: GameServer) -> None:
+    game = probe_game(9, 9).model_copy(update={"id": "stuck", "entry": "index.html"})
+    session = await GameSession.open(browser, probe_server, game, seed=1)
+    try:
+        with pytest.raises(HarnessError, match="stuck: not ready after .* stuck in status 'loading-assets'"):
+            await session.init({"seed": 1})
     finally:
         await session.close()
