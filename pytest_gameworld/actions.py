@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from .catalog import CuaControls, Viewport
+from .limits import MAX_TEXT_CHARS, OutOfBounds, check_name, check_value, finite_number, loads_arguments, shown
 
 Validity = Literal["valid", "ntc", "oos"]
 MOUSE_KINDS = frozenset({"click", "right_click", "click_hold", "drag", "mouse_move", "scroll"})
@@ -14,6 +15,11 @@ KEY_KINDS = frozenset({"press_key", "press_keys", "type"})
 KINDS = MOUSE_KINDS | KEY_KINDS | {"wait"}
 # A model must not stall the game with a long hold; this is the most one action may take.
 MAX_ACTION_MS = 3000
+# A longer request is capped at MAX_ACTION_MS; beyond this it is not a plausible hold but garbage (OOS).
+MAX_REQUEST_MS = 60_000
+MAX_KEYS = 8  # keys pressed together
+MAX_SCROLL_PX = 100_000
+MAX_SCROLL_CLICKS = 100
 
 _KEY_ALIASES = {
     "left": "ArrowLeft", "right": "ArrowRight", "up": "ArrowUp", "down": "ArrowDown",
@@ -31,6 +37,8 @@ def normalize_key(name: str) -> str:
     if name == " ":
         return " "
     stripped = name.strip()
+    if not stripped:  # other whitespace (a newline, a tab): itself, never an allowed key name
+        return name
     if len(stripped) == 1:
         return stripped.lower()
     low = stripped.lower()
@@ -92,10 +100,14 @@ class Proposal:
             return cls(name, {})
         if isinstance(raw_args, dict):
             return cls(name, dict(raw_args))
+        if not isinstance(raw_args, str):
+            return cls(name, {}, malformed=f"arguments are a {type(raw_args).__name__}, not a JSON object")
         try:
-            decoded = json.loads(raw_args)
-        except (TypeError, ValueError) as exc:
-            return cls(name, {}, malformed=f"arguments are not valid JSON: {exc}")
+            decoded = loads_arguments(raw_args)
+        except OutOfBounds as exc:
+            return cls(name, {}, malformed=str(exc))
+        except (TypeError, ValueError, RecursionError) as exc:
+            return cls(name, {}, malformed=f"arguments are not valid JSON: {str(exc)[:200]}")
         if not isinstance(decoded, dict):
             return cls(name, {}, malformed="arguments are not a JSON object")
         return cls(name, decoded)
@@ -125,16 +137,15 @@ class Illegal(ValueError):
     """A proposed action is outside the role's legal space."""
 
 
-def _int(args: dict[str, Any], *names: str) -> int | None:
+def _int(args: dict[str, Any], *names: str, limit: float | None = None) -> int | None:
+    """The first present argument as a finite int within bounds; Illegal naming it otherwise."""
     for n in names:
         if n in args and args[n] is not None:
-            v = args[n]
-            if isinstance(v, bool) or not isinstance(v, (int, float, str)):
-                raise Illegal(f"argument {n!r} is not a number")
             try:
-                return int(round(float(v)))
-            except ValueError:
-                raise Illegal(f"argument {n!r} is not a number: {v!r}") from None
+                value = finite_number(args[n], f"argument {n!r}", *(() if limit is None else (limit,)))
+            except OutOfBounds as exc:
+                raise Illegal(str(exc)) from None
+            return int(round(value))
     return None
 
 
@@ -147,16 +158,22 @@ def _point(args: dict[str, Any], xs: tuple[str, ...], ys: tuple[str, ...], pair:
 
 
 def requested_duration(args: dict[str, Any]) -> int | None:
-    """A duration the model asked for, in ms ('duration' is seconds, 'duration_ms' is ms)."""
-    ms = _int(args, "duration_ms", "hold_ms")
-    if ms is not None:
-        return ms
-    for n in ("duration", "hold", "seconds"):
-        if n in args and args[n] is not None:
-            try:
-                return int(round(float(args[n]) * 1000))
-            except (TypeError, ValueError):
-                raise Illegal(f"argument {n!r} is not a number: {args[n]!r}") from None
+    """A duration the model asked for, in ms ('duration' is seconds, 'duration_ms' is ms).
+
+    Non-positive or absurd durations are Illegal (OOS), never clamped into a valid hold.
+    """
+    for names, scale in ((("duration_ms", "hold_ms"), 1.0), (("duration", "hold", "seconds"), 1000.0)):
+        for n in names:
+            if n in args and args[n] is not None:
+                try:
+                    ms = finite_number(args[n], f"duration {n!r}", math.inf) * scale
+                except OutOfBounds as exc:
+                    raise Illegal(str(exc)) from None
+                if ms <= 0:
+                    raise Illegal(f"duration {n!r} must be positive, got {shown(args[n])}")
+                if ms > MAX_REQUEST_MS:
+                    raise Illegal(f"duration {n!r} of {ms / 1000:g} s is beyond {MAX_REQUEST_MS // 1000} s")
+                return max(1, int(round(ms)))
     return None
 
 
@@ -170,7 +187,7 @@ def build_action(kind: str, args: dict[str, Any], default_ms: int) -> Action:
     kind = {"key": "press_key", "keypress": "press_key", "hotkey": "press_keys", "left_click": "click",
             "move": "mouse_move", "type_text": "type", "sleep": "wait", "noop": "wait"}.get(kind, kind)
     if kind not in KINDS:
-        raise Illegal(f"unknown action {kind!r}")
+        raise Illegal(f"unknown action {shown(kind)}")
     asked = requested_duration(args)
     duration = bounded(asked if asked is not None else default_ms)
     if kind == "wait":
@@ -180,11 +197,15 @@ def build_action(kind: str, args: dict[str, Any], default_ms: int) -> Action:
         if raw in (None, "", []):
             raise Illegal(f"{kind} needs 'key'")
         keys = tuple(normalize_key(k) for k in split_keys(raw))
+        if len(keys) > MAX_KEYS or any(len(k) > 32 for k in keys):
+            raise Illegal(f"{kind} takes at most {MAX_KEYS} short key names, got {shown(raw)}")
         return Action("press_keys" if len(keys) > 1 else "press_key", duration, keys=keys)
     if kind == "type":
         text = args.get("text", args.get("content"))
         if not isinstance(text, str) or not text:
             raise Illegal("type needs a non-empty 'text'")
+        if len(text) > MAX_TEXT_CHARS:
+            raise Illegal(f"type text is {len(text)} characters long (at most {MAX_TEXT_CHARS})")
         return Action("type", duration, text=text)
     x, y = _point(args, ("x",), ("y",), ("coordinate", "point", "position", "start"))
     if x is None or y is None:
@@ -195,10 +216,11 @@ def build_action(kind: str, args: dict[str, Any], default_ms: int) -> Action:
             raise Illegal("drag needs to_x and to_y")
         return Action("drag", duration, x=x, y=y, to_x=tx, to_y=ty)
     if kind == "scroll":
-        dx = _int(args, "dx", "scroll_x") or 0
-        dy = _int(args, "dy", "scroll_y") or 0
-        direction = str(args.get("direction", "")).lower()
-        amount = _int(args, "amount", "clicks") or 3
+        dx = _int(args, "dx", "scroll_x", limit=MAX_SCROLL_PX) or 0
+        dy = _int(args, "dy", "scroll_y", limit=MAX_SCROLL_PX) or 0
+        direction = args.get("direction", "")
+        direction = direction.lower() if isinstance(direction, str) else ""
+        amount = _int(args, "amount", "clicks", limit=MAX_SCROLL_CLICKS) or 3
         if direction and not (dx or dy):
             step = 100 * amount
             dx, dy = {"up": (0, -step), "down": (0, step), "left": (-step, 0), "right": (step, 0)}.get(direction, (0, 0))
@@ -223,8 +245,8 @@ def check_legal(action: Action, cua: CuaControls, viewport: Viewport) -> None:
     pressed = action.keys if action.kind != "type" else tuple(normalize_key(c) for c in action.text)
     for key in pressed:
         if key not in allowed:
-            shown = "Space" if key == " " else key
-            raise Illegal(f"key {shown!r} is not allowed" if allowed else "this role may not use the keyboard")
+            name = "Space" if key == " " else key
+            raise Illegal(f"key {name!r} is not allowed" if allowed else "this role may not use the keyboard")
 
 
 def default_hold(cua: CuaControls, keys: tuple[str, ...]) -> int:
@@ -238,12 +260,17 @@ def parse_cua(call: Proposal, cua: CuaControls, viewport: Viewport) -> Verdict:
     fallback = noop(cua.default_hold_ms)
     if call.malformed:
         return Verdict("oos", fallback, call.malformed)
+    problem = out_of_bounds(call)
+    if problem:
+        return Verdict("oos", fallback, problem)
     args = dict(call.args)
     name = call.name
     if name in (None, "", "computer", "computer_use"):
         name = args.pop("action", None) or args.pop("type", None)
     if not isinstance(name, str) or not name:
         return Verdict("oos", fallback, "no action given")
+    if len(name) > 64:
+        return Verdict("oos", fallback, f"unknown action {shown(name)}")
     try:
         action = build_action(name, args, cua.default_hold_ms)
         if action.kind in ("press_key", "press_keys") and requested_duration(args) is None:
@@ -252,6 +279,18 @@ def parse_cua(call: Proposal, cua: CuaControls, viewport: Viewport) -> Verdict:
     except Illegal as exc:
         return Verdict("oos", fallback, str(exc))
     return Verdict("valid", action)
+
+
+def out_of_bounds(call: Proposal) -> str | None:
+    """Why a proposal's name or arguments are beyond any action (too deep, too long, huge), or None."""
+    try:
+        check_name(call.name)
+        if not isinstance(call.args, dict):
+            raise OutOfBounds("arguments are not an object")
+        check_value(call.args)
+    except OutOfBounds as exc:
+        return str(exc)
+    return None
 
 
 def no_call(cua_default_ms: int, why: str = "no executable call in the reply") -> Verdict:

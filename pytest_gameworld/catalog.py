@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -146,6 +147,13 @@ class TaskSpec(_Strict):
     max_steps: int = Field(100, ge=1, le=10_000)
     continue_on_fail: bool = True
 
+    @field_validator("start", "target")
+    @classmethod
+    def _finite(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError(f"must be a finite number, got {value}")
+        return value
+
     @model_validator(mode="after")
     def _target_above_start(self) -> "TaskSpec":
         if not self.target > self.start:
@@ -198,6 +206,8 @@ class ModelSpec(_Strict):
     coordinates: Literal["absolute", "normalized_1000"] = "absolute"
     timeout_s: float = 120.0
     max_retries: int = 3
+    # Wall-clock limit on one step of the agent, every attempt, retry and Retry-After wait included.
+    step_timeout_s: float = Field(120.0, gt=0, le=3600)
     price_per_mtok: Pricing = Pricing()
     extra: dict[str, Any] = {}
     path: Path | None = Field(default=None, exclude=True)

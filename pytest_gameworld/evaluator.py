@@ -101,6 +101,8 @@ class Evaluator:
         if score >= self.task.target and requirements_met(self.task, state):
             self.success = True
         term = state.get("terminal") or {}
+        if not isinstance(term, dict):
+            raise ScoreError(f"state field 'terminal' is not an object: {type(term).__name__}")
         terminal = bool(term.get("isTerminal")) or state.get("status") == "terminal"
         outcome = term.get("outcome") if terminal else None
         stop: StopReason | None = None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from .agents.base import Agent
-from .results import session_spend
+from .breaker import tripped
+from .results import read_jsonl, session_spend
 from .runner import RunConfig, play
 from .sandbox import GameSession
 from .settings import Settings
@@ -19,6 +20,10 @@ async def test_gameworld(request: pytest.FixtureRequest, gw_settings: Settings, 
         spent = session_spend(gw_run_config.results_path)
         if spent >= gw_settings.max_cost:
             pytest.skip(f"--gw-max-cost reached: ${spent:.4f} of ${gw_settings.max_cost:.4f} spent")
+    stopped = tripped(read_jsonl(gw_run_config.results_path), gw_run_config.model.name,
+                      gw_settings.max_consecutive_faults)
+    if stopped:
+        pytest.skip(stopped)
     record, final_state = await play(gw_game, gw_agent, gw_run_config)
     request.node.user_properties.extend(record.properties())
     expected = getattr(gw_agent, "final_state", None)

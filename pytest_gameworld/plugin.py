@@ -16,6 +16,7 @@ from .catalog import GENRES, CatalogError, load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_agent, gw_browser, gw_case, gw_catalog, gw_game, gw_run_config, gw_server, gw_session_dir, gw_settings,
 )
+from .breaker import PREFIX, tripped
 from .gate import GateConfig, format_comparison
 from .results import format_table, read_jsonl
 from .sessions import (
@@ -61,7 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     try:
         catalog = load_catalog(settings.catalog)
-        models = [catalog.resolve_model(ref, settings.model_opts) for ref in split_model_refs(settings.models)]
+        models = [catalog.resolve_model(ref, settings.model_overrides()) for ref in split_model_refs(settings.models)]
         gate = build_gate(settings.gates, settings.baseline, settings.max_drop, settings.max_drop_strict,
                           settings.gate_allow_missing) if worker is None else GateConfig()
     except (CatalogError, ValueError) as exc:
@@ -260,6 +261,7 @@ class _Controller:
                 if spread:
                     tr.write_line(f"{s.model}: over {len(s.repeats)} repeats SR {spread[0]:.1f}±{spread[1]:.1f} "
                                   f"PG {spread[2]:.1f}±{spread[3]:.1f}")
+            _breaker_lines(tr, read_jsonl(self.config.stash[SESSION_DIR] / "results.jsonl"), self.config)
             if out.missing:
                 tr.write_line(f"missing runs (not scored, re-run with --lf): {len(out.missing)}",
                               red=True)
@@ -290,3 +292,14 @@ def _junit_properties(config: pytest.Config, ok: bool, line: str, out: Outcome) 
         xml.add_global_property(f"gameworld_sr[{name}]", round(s.overall.sr, 2))
         xml.add_global_property(f"gameworld_pg[{name}]", round(s.overall.pg, 2))
         xml.add_global_property(f"gameworld_runs[{name}]", s.overall.runs)
+
+
+def _breaker_lines(tr: Any, records: list[dict[str, Any]], config: pytest.Config) -> None:
+    """One line per model the circuit breaker stopped: why, and how many runs it skipped."""
+    limit = config.stash[SETTINGS].max_consecutive_faults
+    skipped = [str(getattr(r, "longrepr", "")) for r in tr.stats.get("skipped", []) if _is_benchmark(r)]
+    for model in dict.fromkeys(r["model"] for r in records):
+        reason = tripped(records, model, limit)
+        if reason:
+            count = sum(f"{PREFIX}: {model} " in s for s in skipped)
+            tr.write_line(f"{reason}; {count} remaining run(s) skipped", red=True)

@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
+from . import jsonio
 from .catalog import GENRES, GameSpec, ModelSpec, TaskSpec
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def versions() -> dict[str, str]:
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:
     """Append one line under an exclusive lock, so xdist workers never interleave."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = (json.dumps(record, default=str) + "\n").encode()
+    line = (jsonio.dumps(record) + "\n").encode()
     with path.open("ab") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
@@ -59,9 +60,16 @@ def append_jsonl(path: Path, record: dict[str, Any]) -> None:
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Every record, read under a shared lock so a line another worker is appending is never seen half-written."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    with path.open("rb") as fh:
+        fcntl.flock(fh, fcntl.LOCK_SH)
+        try:
+            text = fh.read().decode("utf-8")
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def session_spend(path: Path) -> float:

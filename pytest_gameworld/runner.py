@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
 import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable
 
+from . import jsonio
 from .actions import Verdict
-from .agents.base import Agent, AgentReply, Observation, RunContext
+from .agents.base import Agent, AgentError, AgentReply, Observation, RunContext
 from .catalog import GameSpec, ModelSpec, TaskSpec
-from .evaluator import Evaluator, StepEval, read_path
+from .evaluator import Evaluator, ScoreError, StepEval, read_path
 from .prompts import render_prompt
 from .results import RunRecord, append_jsonl, cost_usd
 from .sandbox import GameSession, HarnessError
@@ -72,11 +72,24 @@ class Trajectory:
         self._fh = self.path.open("w", encoding="utf-8")
 
     def write(self, record: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(record, default=str) + "\n")
+        self._fh.write(jsonio.dumps(record) + "\n")
         self._fh.flush()
 
     def close(self) -> None:
         self._fh.close()
+
+
+# A provider agent stops at its step limit itself, naming the endpoint error; this margin
+# lets it, and the hard bound below still holds for any agent that does not.
+STEP_GRACE_S = 1.0
+
+
+async def act_within(agent: Agent, obs: Observation, limit_s: float) -> AgentReply:
+    """The agent's reply, or AgentError once the step's wall-clock limit has passed."""
+    try:
+        return await asyncio.wait_for(agent.act(obs), timeout=limit_s + STEP_GRACE_S)
+    except asyncio.TimeoutError:
+        raise AgentError(f"no reply within the step limit of {limit_s:g} s") from None
 
 
 def _now() -> str:
@@ -110,13 +123,20 @@ class _Run:
         if self.wants_pixels:
             self.shot = await self.session.screenshot(self.ctx.model.screenshot_format)
 
+    def evaluate(self, steps: int) -> StepEval:
+        """The evaluator on the current state; a state that breaks the contract is a HarnessError naming the game."""
+        try:
+            return self.evaluator.observe(self.state, steps)
+        except ScoreError as exc:
+            raise HarnessError(f"{self.cfg.game.id}: {exc}") from None
+
     async def step(self) -> StepEval:
         ctx, cfg, step = self.ctx, self.cfg, self.steps
         obs = Observation(step, self.evaluator.episodes, self.state, self.shot if self.agent.needs_pixels else None,
                           ctx.model.screenshot_format)
         shot = self.shot
         t0 = time.perf_counter()
-        reply = await self.agent.act(obs)
+        reply = await act_within(self.agent, obs, ctx.model.step_timeout_s)
         latency_s = time.perf_counter() - t0
         latency_ms = reply.latency_ms if reply.latency_ms is not None else int(round(latency_s * 1000))
         verdict = verdict_for(reply, ctx)
@@ -127,7 +147,7 @@ class _Run:
         await self.session.execute(verdict.action)
         await self.observe()
         self.steps += 1
-        ev = self.evaluator.observe(self.state, self.steps)
+        ev = self.evaluate(self.steps)
         frame = None
         if cfg.keep_frames and shot is not None:
             frame = f"frames/{step:04d}.{ctx.model.screenshot_format}"
@@ -166,13 +186,14 @@ async def play(session: GameSession, agent: Agent, cfg: RunConfig) -> tuple[RunR
     try:
         await run.settle(session.init({"seed": cfg.seed, "level": task.level, "difficulty": task.difficulty,
                                         "task": task.oracle_view(), **task.init}))
-        ev = run.evaluator.observe(run.state, 0)
+        ev = run.evaluate(0)
         await agent.begin(ctx)
         while ev.stop is None:
             ev = await run.step()
             if ev.reset:
                 await run.settle(session.reset({}))
                 run.evaluator.begin_episode()
+        session.check()  # a blocked request or game error since the last read: decided before the record
         record.finish(run.evaluator, ev.stop, run.steps, run.tally, time.perf_counter() - started, _now())
         end.update(status="ok", stop=ev.stop, success=run.evaluator.success, progress=run.evaluator.progress,
                    final_state=run.state)

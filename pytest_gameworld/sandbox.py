@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from .actions import Action
 from .catalog import GameSpec
+from .seal import CONTEXT_OPTIONS, SEAL_FLAGS, seal
 
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -23,6 +24,7 @@ CHROMIUM_FLAGS = [
     # The harness owns time: nothing may throttle a page that is not in front.
     "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
+    *SEAL_FLAGS,
 ]
 SYSTEM_BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 # A fixed virtual epoch (seconds) so Date.now() is part of the deterministic state.
@@ -137,11 +139,13 @@ class GameSession:
     @classmethod
     async def open(cls, browser: Any, server: GameServer, game: GameSpec, seed: int) -> "GameSession":
         vp = game.viewport
-        context = await browser.new_context(viewport={"width": vp.width, "height": vp.height}, device_scale_factor=1)
+        context = await browser.new_context(viewport={"width": vp.width, "height": vp.height}, device_scale_factor=1,
+                                            **CONTEXT_OPTIONS)
         try:
             page = await context.new_page()
             session = cls(game, page, context, await context.new_cdp_session(page))
             await context.route("**/*", functools.partial(session._route, server.origin))
+            await seal(context, page, server.origin, session.blocked)
             page.on("pageerror", lambda err: session.errors.append(f"JS error: {err}"))
             page.on("crash", lambda _: session.errors.append("page crashed"))
             await page.clock.install(time=CLOCK_EPOCH_S)
@@ -153,7 +157,7 @@ class GameSession:
         except BaseException:
             await context.close()
             raise
-        session.check()
+        session.check(network=False)  # an attempt at load is the run's fault, recorded by the runner
         return session
 
     async def _route(self, origin: str, route: Any) -> None:
@@ -165,10 +169,13 @@ class GameSession:
             self.blocked.append(url)
             await route.abort("blockedbyclient")
 
-    def check(self) -> None:
-        """Raise the first game fault seen so far (JS error, crash)."""
+    def check(self, network: bool = True) -> None:
+        """Raise the first fault seen so far: JS error, unhandled rejection, crash, or (network) a blocked attempt."""
         if self.errors:
             raise HarnessError(f"{self.game.id}: {self.errors[0]}")
+        if network and self.blocked:
+            raise HarnessError(f"{self.game.id} tried to reach outside the sandbox ({len(self.blocked)} blocked): "
+                               f"{', '.join(self.blocked[:5])}")
 
     async def eval(self, expression: str, arg: Any = None) -> Any:
         try:

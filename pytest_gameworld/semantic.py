@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Action, Illegal, Proposal, Verdict, build_action, check_legal, no_call, noop, parse_cua
+import math
+
+from .actions import (
+    Action, Illegal, Proposal, Verdict, build_action, check_legal, no_call, noop, out_of_bounds, parse_cua,
+)
 from .catalog import ArgSpec, Control, Role, Viewport
+from .limits import shown
 
 _NAME_KEYS = ("action", "tool_name", "tool_id", "name")
 _PROTECTED = {"duration_ms", "duration", "key", "keys", "action"}
@@ -33,6 +38,8 @@ def _check_arg(name: str, spec: ArgSpec, value: Any) -> None:
         raise Illegal(f"argument {name!r} must be a {spec.type}")
     if not isinstance(value, types):
         raise Illegal(f"argument {name!r} must be a {spec.type}, got {type(value).__name__}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Illegal(f"argument {name!r} must be a finite number, got {value!r}")
     if spec.enum is not None and value not in spec.enum:
         raise Illegal(f"argument {name!r} must be one of {spec.enum}")
 
@@ -49,7 +56,7 @@ def bind(control: Control, args: dict[str, Any]) -> dict[str, Any]:
     if control.cell_bindings is not None:
         cell = str(args.get("cell", "")).strip().lower()
         if cell not in control.cell_bindings:
-            raise Illegal(f"unknown cell {args.get('cell')!r}")
+            raise Illegal(f"unknown cell {shown(args.get('cell'))}")
         merged["x"], merged["y"] = control.cell_bindings[cell]
     for key, value in args.items():
         if key in control.args and key not in _PROTECTED and key not in merged and key != "cell":
@@ -62,12 +69,15 @@ def parse_semantic(call: Proposal, role: Role, viewport: Viewport, default_ms: i
     fallback = noop(default_ms)
     if call.malformed:
         return Verdict("oos", fallback, call.malformed)
+    problem = out_of_bounds(call)
+    if problem:
+        return Verdict("oos", fallback, problem)
     name, args = control_name(call)
     if not isinstance(name, str) or not name.strip():
         return Verdict("oos", fallback, "no control id given")
     control = role.control(name)
     if control is None:
-        return Verdict("oos", fallback, f"unknown control {name!r}")
+        return Verdict("oos", fallback, f"unknown control {shown(name)}")
     try:
         binding = bind(control, args)
         kind = binding.pop("action")

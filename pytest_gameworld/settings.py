@@ -32,6 +32,10 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
                             "and its paired 95 percent bootstrap interval excludes zero"),
     ("max-drop-strict", "bool", False, "with --gw-max-drop: fail on the drop alone, ignoring the interval"),
     ("gate-allow-missing", "int", 0, "missing runs (harness faults) the gate tolerates"),
+    ("step-timeout", "float", 0.0, "wall-clock limit in seconds on one agent step, retries included "
+                                    "(0: each model spec's step_timeout_s)"),
+    ("max-consecutive-faults", "int", 3, "skip a model's remaining runs after this many consecutive runs "
+                                         "failed on the same endpoint error (0: never)"),
 ]
 MODEL_ENV = "GW_MODEL"
 
@@ -93,6 +97,8 @@ class Settings:
     max_drop: float | None = None
     max_drop_strict: bool = False
     gate_allow_missing: int = 0
+    step_timeout: float = 0.0
+    max_consecutive_faults: int = 3
 
     @classmethod
     def from_config(cls, config: Any) -> "Settings":
@@ -114,7 +120,14 @@ class Settings:
             max_cost=float(raw["max-cost"]), resume=raw["resume"] or "", gates=list(raw["gate"]),
             baseline=Path(raw["baseline"]) if raw["baseline"] else None, max_drop=max_drop,
             max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=max(0, int(raw["gate-allow-missing"])),
+            step_timeout=float(raw["step-timeout"]), max_consecutive_faults=int(raw["max-consecutive-faults"]),
         )
+
+    def model_overrides(self) -> dict[str, Any]:
+        """--gw-model-opt plus the options that are model spec fields (--gw-step-timeout)."""
+        if self.step_timeout > 0:
+            return {"step_timeout_s": self.step_timeout, **self.model_opts}
+        return self.model_opts
 
 
 def parse_model_opts(items: list[str]) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import ipaddress
 import json
 import logging
@@ -142,6 +143,7 @@ class _Handler(BaseHTTPRequestHandler):
             "method": self.command,
             "path": self.path,
             "headers": {h: self.headers[h] for h in _LOGGED_HEADERS if self.headers.get(h) is not None},
+            "key_sha256": key_digest(self.headers),
             "request": _as_json(body),
             "status": outcome.response.status,
             "response": outcome.response.body,
@@ -168,6 +170,16 @@ class _Handler(BaseHTTPRequestHandler):
         """Access log to stderr only with --verbose (a silent server cannot fill a pipe)."""
         if self.server.verbose:
             sys.stderr.write(f"{self.address_string()} - {format % args}\n")
+
+
+def key_digest(headers: Any) -> str | None:
+    """SHA-256 of the API key the request carried (Bearer token, x-api-key or x-goog-api-key), never the key."""
+    for name in ("authorization", "x-api-key", "x-goog-api-key"):
+        value = headers.get(name)
+        if value:
+            key = value[7:] if value.lower().startswith("bearer ") else value
+            return hashlib.sha256(key.strip().encode()).hexdigest()
+    return None
 
 
 def _as_json(body: bytes) -> Any:

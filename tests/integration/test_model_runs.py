@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -96,7 +97,8 @@ async def test_each_protocol_plays_a_2048_task_and_is_scored(serve, pointed, pla
     assert record.tokens_in > 0
     if spec.price_per_mtok.input:
         assert record.cost_usd > 0
-    # The key reached the server but nothing we wrote.
+    # The key reached the server (its hash is in the endpoint's log) but nothing we wrote.
+    assert {p["key_sha256"] for p in posts} == {hashlib.sha256(SECRET.encode()).hexdigest()}
     for f in steps_path.parent.parent.rglob("*"):
         if f.is_file():
             assert SECRET not in f.read_text(errors="ignore"), f

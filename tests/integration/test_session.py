@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -99,7 +100,13 @@ def test_random_agent_parallel_session_writes_results_and_summary(project):
     assert {ln["task"] for ln in lines} == {t.id for t in CAT.tasks}
     assert all(ln["status"] == "ok" and ln["steps"] > 0 and ln["model"] == "random" for ln in lines)
     assert "GameWorld summary" in r.stdout and "random (generalist)" in r.stdout
-    assert ("SOLVED" in r.stdout) or ("PG " in r.stdout)
+    # One outcome word per run, matching its record: SOLVED, else PG <progress>%.
+    words = {item: word for word, item in re.findall(r"(SOLVED|PG \d+%) (\S+\[random\])", r.stdout)}
+    assert len(words) == N_TASKS, r.stdout[-3000:]
+    for ln in lines:
+        expected = "SOLVED" if ln["success"] else f"PG {100 * ln['progress']:.0f}%"
+        assert words[ln["item"]] == expected, (ln["item"], words[ln["item"]], expected)
+    assert f"{N_TASKS + 1} passed" in r.stdout  # and the project's own test
     for ln in lines:
         assert ln["trajectory"] == f"runs/{ln['genre']}/{ln['game']}/{ln['task']}/random/attempt-1/steps.jsonl"
         assert (results / "s1" / ln["trajectory"]).exists()

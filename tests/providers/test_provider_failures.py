@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 
 import pytest
@@ -75,7 +76,7 @@ async def test_missing_key_fails_at_begin(catalog, make_ctx, monkeypatch) -> Non
 @pytest.mark.parametrize("protocol, model", [("openai", "glm-4.6v"), ("openai", "openai-computer-use"),
                                              ("anthropic", "claude-sonnet-4.6-cua"),
                                              ("gemini", "gemini-2.5-computer-use")])
-async def test_the_key_is_sent_but_never_recorded(serve, spec_for, drive, no_secret, protocol: str,
+async def test_the_key_is_sent_but_never_recorded(serve, spec_for, drive, no_secret, secret_key: str, protocol: str,
                                                   model: str) -> None:
     server = serve(protocol, policy="random")
     agent, replies = await drive(spec_for(model, server), steps=2)
@@ -83,3 +84,6 @@ async def test_the_key_is_sent_but_never_recorded(serve, spec_for, drive, no_sec
         no_secret(reply.request, reply.raw, reply.text, reply.reasoning, [c.to_json() for c in reply.calls])
     no_secret(server.posts(2))  # nor in what the server saw in the body
     assert "sk-test" not in repr(agent.conn)
+    # ... but it did reach the server: the endpoint logs a hash of the credential header of every call.
+    digest = hashlib.sha256(secret_key.encode()).hexdigest()
+    assert [p["key_sha256"] for p in server.posts(2)] == [digest, digest]

@@ -97,5 +97,7 @@ def test_cases_are_sorted_with_natural_ids_marks_and_stable_seeds():
     c = cases[0]
     assert c.node_id == f"{c.game.genre}/{c.game.id}/{c.task.id}[noop-r0]"
     assert set(c.marks) >= {c.game.genre, f"L{c.game.level}", "generalist"}
-    assert c.seed(0) == cases[0].seed(0) and c.seed(0) != c.seed(1)
+    # Pinned: the seed of a case must never change between versions or machines (crc32 of base:game:task:repeat).
+    first = next(x for x in cases if x.game.id == "01-2048" and x.task.id == "01_01" and x.repeat == 0)
+    assert (first.seed(0), first.seed(1)) == (1089132100, 1196170503)
     assert len({x.seed(0) for x in cases if x.model.name == "noop"}) == len(cat.tasks) * 2

@@ -57,18 +57,23 @@ def test_table_has_genre_columns_and_a_row_per_model():
 
 
 def _writer(path, n, tag):
+    # Records of 1 MB: a reader without the lock can catch one half-written.
     for i in range(n):
-        append_jsonl(path, {"tag": tag, "i": i, "pad": "x" * 5000})
+        append_jsonl(path, {"tag": tag, "i": i, "pad": str(tag) * 1_000_000})
 
 
-def test_concurrent_appends_never_interleave(tmp_path):
+def test_concurrent_appends_and_reads_never_see_a_torn_record(tmp_path):
     path = tmp_path / "results.jsonl"
-    procs = [multiprocessing.Process(target=_writer, args=(path, 50, t)) for t in range(4)]
+    procs = [multiprocessing.Process(target=_writer, args=(path, 15, t)) for t in range(3)]
     for p in procs:
         p.start()
+    reads = 0
+    while any(p.is_alive() for p in procs) or reads == 0:
+        for r in read_jsonl(path):  # raises on a partial line
+            assert r["pad"] == str(r["tag"]) * 1_000_000
+        reads += 1
     for p in procs:
         p.join()
     lines = read_jsonl(path)
-    assert len(lines) == 200
-    assert sorted((r["tag"], r["i"]) for r in lines) == sorted((t, i) for t in range(4) for i in range(50))
-    assert all(json.dumps(r) for r in lines)
+    assert sorted((r["tag"], r["i"]) for r in lines) == sorted((t, i) for t in range(3) for i in range(15))
+    assert reads > 1

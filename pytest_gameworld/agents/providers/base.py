@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...actions import MOUSE_KINDS, Proposal, Verdict
+from ...jsonio import jsonable
 from ...catalog import ModelSpec
 from ...semantic import classify
 from ..base import AgentError, AgentReply, Observation, RunContext, Usage
@@ -19,6 +19,7 @@ from .retry import Failure, call_with_retries
 from .tools import ToolDef, computer_use_tool, generalist_tools
 
 _POINTED = MOUSE_KINDS - {"drag"}
+TOO_DEEP = "the reply nests too deep to decode"
 
 
 @dataclass
@@ -67,6 +68,11 @@ class ProviderAgent:
     def classify_error(self, exc: BaseException) -> Failure | None:
         raise NotImplementedError
 
+    @property
+    def deadline_s(self) -> float:
+        """All attempts of one step, retries and waits included, end within this many seconds."""
+        return self.spec.step_timeout_s
+
     def coordinate_mode(self) -> Mode:
         """The space the model's coordinates are in; native tools override it."""
         return self.spec.coordinates
@@ -103,28 +109,44 @@ class ProviderAgent:
         sent_images = [*self.memory.images(), image]
         request = self.build_request([*self.memory.parts(), step_text, image], image, frame)
         parsed = await self._exchange(request, frame)
-        calls = [self.to_viewport(c, frame) for c in parsed.calls] if self.interface == "cua" else parsed.calls
-        verdict = self.verdict(calls, ctx)
-        self.track_pointer(verdict)
-        shown = parsed.described[0] if parsed.described else describe_call(parsed.calls[0] if parsed.calls else None)
+        calls, verdict, shown = self.interpret(parsed, frame)
         self.memory.add(Round(obs.step + 1, step_text, image, parsed.reasoning, shown, _verdict_text(verdict)))
         record = {"api": self.label, "base_url": self.conn.base_url if self.conn else None,
                   **scrub(request, sent_images)}
         return AgentReply(calls=calls, text=parsed.text, reasoning=parsed.reasoning, raw=_jsonable(parsed.raw),
                           request=record, usage=parsed.usage)
 
-    async def _exchange(self, request: dict[str, Any], frame: Frame) -> Parsed:
-        """Send with timeout and retries, then take the response apart."""
-        response = await call_with_retries(
-            lambda: self.send(request), self.classify_error, what=f"{self.spec.name} ({self.label})",
-            max_retries=self.spec.max_retries, timeout_s=self.spec.timeout_s,
-            backoff_s=float(self.spec.extra.get("retry_backoff_s", 1.0)))
+    def interpret(self, parsed: Parsed, frame: Frame) -> tuple[list[Proposal], Verdict, str]:
+        """The calls in viewport terms, their verdict (pointer tracked) and how the action reads (pure)."""
+        calls = [self.to_viewport(c, frame) for c in parsed.calls] if self.interface == "cua" else parsed.calls
+        verdict = self.verdict(calls, self._context())
+        self.track_pointer(verdict)
+        shown = parsed.described[0] if parsed.described else describe_call(parsed.calls[0] if parsed.calls else None)
+        return calls, verdict, shown
+
+    def parse_reply(self, response: Any, frame: Frame) -> Parsed:
+        """parse(), with a reply nested too deep as one unreadable call and a broken envelope as AgentError."""
         try:
-            parsed = self.parse(response, frame)
+            return self.parse(response, frame)
+        except RecursionError:
+            return Parsed([Proposal(None, {}, malformed=TOO_DEEP)])
         except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
             # A response we cannot take apart is an endpoint failure, reported like one.
             raise AgentError(f"{self.spec.name} ({self.label}): unexpected response: {type(exc).__name__}: {exc}") \
                 from exc
+
+    async def _exchange(self, request: dict[str, Any], frame: Frame) -> Parsed:
+        """Send with timeout and retries, then take the response apart."""
+        try:
+            response = await call_with_retries(
+                lambda: self.send(request), self.classify_error, what=f"{self.spec.name} ({self.label})",
+                max_retries=self.spec.max_retries, timeout_s=self.spec.timeout_s,
+                backoff_s=float(self.spec.extra.get("retry_backoff_s", 1.0)), deadline_s=self.deadline_s)
+        except RecursionError:
+            # The SDK's JSON decoder gave up on a reply nested too deep: the model's output, not the
+            # endpoint's fault; one unreadable call (OOS) with the reason.
+            return Parsed([Proposal(None, {}, malformed=TOO_DEEP)])
+        parsed = self.parse_reply(response, frame)
         self.remember_response(response, parsed)
         return parsed
 
@@ -203,11 +225,11 @@ def _verdict_text(verdict: Verdict) -> str:
 
 
 def _jsonable(value: Any) -> Any:
-    """A response as plain JSON types (pydantic models dumped; bytes as a size)."""
+    """A response as plain JSON types (pydantic models dumped; non-finite numbers and deep nesting made safe)."""
     dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        value = dump(mode="json", exclude_none=True)
     try:
-        return json.loads(json.dumps(value, default=lambda o: f"<{type(o).__name__}>"))
-    except (TypeError, ValueError):
-        return repr(value)
+        if callable(dump):
+            value = dump(mode="python", exclude_none=True)
+        return jsonable(value)
+    except (TypeError, ValueError, RecursionError):
+        return f"<{type(value).__name__} that cannot be recorded>"

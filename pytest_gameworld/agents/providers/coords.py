@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ...actions import Proposal
+from ...limits import OutOfBounds, finite_number
 
 Mode = Literal["absolute", "normalized_1000"]
 # Arguments holding a point (x-like, y-like) and a distance; the names parse_cua reads.
@@ -81,11 +82,10 @@ class Frame:
 
 
 def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        return None
+    """A finite, plausible number, else None (left as given, so parse_cua reports it as OOS)."""
     try:
-        return float(value)
-    except ValueError:
+        return finite_number(value, "coordinate")
+    except OutOfBounds:
         return None
 
 

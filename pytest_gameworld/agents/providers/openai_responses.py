@@ -37,10 +37,11 @@ def computer_action(action: dict[str, Any]) -> Proposal:
     if kind == "move":
         return Proposal("mouse_move", point)
     if kind == "drag":
-        path = action.get("path") or []
-        if len(path) < 2:
-            return Proposal("drag", {}, malformed="drag needs a path of at least two points")
-        return Proposal("drag", {"x": path[0]["x"], "y": path[0]["y"], "to_x": path[-1]["x"], "to_y": path[-1]["y"]})
+        path = action.get("path")
+        ends = [p for p in (path[0], path[-1])] if isinstance(path, list) and len(path) >= 2 else []
+        if not all(isinstance(p, dict) and "x" in p and "y" in p for p in ends) or not ends:
+            return Proposal("drag", {}, malformed="drag needs a path of at least two {x, y} points")
+        return Proposal("drag", {"x": ends[0]["x"], "y": ends[0]["y"], "to_x": ends[1]["x"], "to_y": ends[1]["y"]})
     if kind == "scroll":
         return Proposal("scroll", {**point, "dx": action.get("scroll_x", 0), "dy": action.get("scroll_y", 0)})
     if kind == "keypress":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
@@ -57,19 +58,29 @@ async def call_with_retries(
     max_retries: int,
     timeout_s: float,
     backoff_s: float = 1.0,
+    deadline_s: float | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Any:
     """Await ``send()`` with a per-attempt timeout; retry transient failures; AgentError when out of tries.
 
+    With ``deadline_s`` every attempt and every wait ends within that many seconds from the start:
+    an attempt gets at most the time left, and a Retry-After beyond it ends the call at once.
     ``classify`` turns an exception into a Failure, or None for an unexpected exception
     (which propagates unchanged: it is a bug, not an endpoint problem).
     """
     attempts = max_retries + 1
+    started = clock()
+
+    def left() -> float:
+        return math.inf if deadline_s is None else deadline_s - (clock() - started)
+
     for attempt in range(attempts):
+        limit = min(timeout_s, left())
         try:
-            return await asyncio.wait_for(send(), timeout=timeout_s)
+            return await asyncio.wait_for(send(), timeout=limit)
         except asyncio.TimeoutError:
-            failure = Failure(f"no answer within {timeout_s:g} s", retryable=True)
+            failure = Failure(f"no answer within {limit:.3g} s", retryable=True)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - classified below
@@ -79,9 +90,13 @@ async def call_with_retries(
             failure = classified
         if not failure.retryable:
             raise AgentError(f"{what} failed: {failure.message}")
+        tries = "1 attempt" if attempt == 0 else f"{attempt + 1} attempts"
         if attempt + 1 >= attempts:
-            tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
             raise AgentError(f"{what} failed after {tries}: {failure.message}")
         wait = failure.retry_after if failure.retry_after is not None else backoff(attempt, backoff_s)
-        await sleep(min(wait, MAX_WAIT_S))
+        wait = min(wait, MAX_WAIT_S)
+        if wait >= left():
+            raise AgentError(f"{what} failed after {tries} within the step limit of {deadline_s:g} s: "
+                             f"{failure.message}")
+        await sleep(wait)
     raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,45 @@
+"""The session circuit breaker: a model whose endpoint failed K runs in a row is not started again (pure).
+
+Derived from the session's results.jsonl (appended under a lock by every xdist worker), so all
+workers reach the same decision without talking to each other.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+PREFIX = "circuit breaker"
+_ENDPOINT_ERROR = "AgentError:"
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def signature(error: str) -> str:
+    """An error with its numbers blanked: attempts and seconds vary, the failure is the same."""
+    return _NUMBER.sub("#", error)
+
+
+def failing_streak(records: Iterable[dict[str, Any]], model: str) -> list[str]:
+    """The errors of the model's latest runs, in order, while they all failed on the same endpoint error."""
+    streak: list[str] = []
+    for rec in records:
+        if rec.get("model") != model:
+            continue
+        error = rec.get("error") or ""
+        if rec.get("status") != "error" or not error.startswith(_ENDPOINT_ERROR):
+            streak = []
+        elif streak and signature(streak[-1]) != signature(error):
+            streak = [error]
+        else:
+            streak.append(error)
+    return streak
+
+
+def tripped(records: Iterable[dict[str, Any]], model: str, limit: int) -> str | None:
+    """Why the model's remaining runs are not started, or None (limit 0 turns the breaker off)."""
+    if limit <= 0:
+        return None
+    streak = failing_streak(records, model)
+    if len(streak) < limit:
+        return None
+    return f"{PREFIX}: {model} failed {len(streak)} runs in a row on the same endpoint error: {streak[-1]}"

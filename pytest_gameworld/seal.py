@@ -1,0 +1,112 @@
+"""The network seal around a game page: only the harness's own origin is reachable; every other attempt is logged.
+
+HTTP(S) requests are refused by the context's route (sandbox.GameSession._route); this module adds
+what a route does not see: WebSockets, WebRTC, popups, service workers, link hints, file:// loads.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+from urllib.parse import urlsplit
+
+# WebRTC may not send UDP except through a proxy (there is none), so no STUN/ICE packet leaves.
+SEAL_FLAGS = [
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--dns-prefetch-disable",
+]
+CONTEXT_OPTIONS: dict[str, Any] = {"service_workers": "block", "accept_downloads": False}
+BINDING = "__gwBlocked"
+_LOCAL_RESOURCE = "Not allowed to load local resource: "
+
+# Runs before any page script in every frame. The APIs that open channels a route cannot see are
+# replaced by stubs that report the attempt and fail; link hints to other origins are removed.
+SEAL_SCRIPT = """
+(() => {
+  const report = (what) => { try { window.%(binding)s(String(what)); } catch (e) {} };
+  const origin = location.origin;
+  const refuse = (name) => function (...args) {
+    let target = '';
+    try { target = JSON.stringify(args[0] && args[0].iceServers ? args[0].iceServers : args[0]); } catch (e) {}
+    report(`webrtc ${name} ${target || ''}`.trim());
+    throw new DOMException(`${name} is disabled in the GameWorld sandbox`, 'NotAllowedError');
+  };
+  for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'RTCIceTransport',
+                      'RTCSctpTransport', 'RTCDtlsTransport', 'RTCRtpSender', 'RTCRtpReceiver']) {
+    if (name in window) {
+      try { Object.defineProperty(window, name, {value: refuse(name), configurable: false, writable: false}); }
+      catch (e) {}
+    }
+  }
+  window.open = function (url) { report(`popup ${url === undefined ? '' : new URL(url, location.href).href}`); return null; };
+  if (window.ServiceWorkerContainer) {
+    ServiceWorkerContainer.prototype.register = function (url) {
+      report(`serviceworker ${new URL(url, location.href).href}`);
+      return Promise.reject(new DOMException('service workers are disabled in the GameWorld sandbox', 'SecurityError'));
+    };
+  }
+  const HINTS = /(^|\\s)(preconnect|dns-prefetch|prefetch|prerender|preload|modulepreload)(\\s|$)/i;
+  const foreign = (el) => {
+    try { return new URL(el.href, location.href).origin !== origin; } catch (e) { return true; }
+  };
+  const screen = (node) => {
+    if (node && node.tagName === 'LINK' && HINTS.test(node.rel || '') && foreign(node)) {
+      report(`link ${node.rel} ${node.href}`);
+      node.remove();
+    }
+  };
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'attributes') screen(r.target);
+      for (const n of r.addedNodes || []) {
+        screen(n);
+        if (n.querySelectorAll) n.querySelectorAll('link').forEach(screen);
+      }
+    }
+  }).observe(document, {childList: true, subtree: true, attributes: true, attributeFilter: ['rel', 'href']});
+})();
+""" % {"binding": BINDING}
+
+
+def same_origin(url: str, origin: str) -> bool:
+    """Whether a URL (http or ws) is on the harness's own host and port."""
+    parts, own = urlsplit(url), urlsplit(origin)
+    return parts.hostname == own.hostname and parts.port == own.port and parts.scheme in ("http", "ws")
+
+
+async def seal(context: Any, page: Any, origin: str, blocked: list[str]) -> None:
+    """Install the seal on a fresh context and its page; every refused attempt is appended to ``blocked``."""
+    await context.expose_binding(BINDING, lambda _source, what: blocked.append(str(what)[:500]))
+    await context.add_init_script(SEAL_SCRIPT)
+
+    async def websocket(ws: Any) -> None:
+        if same_origin(ws.url, origin):
+            ws.connect_to_server()
+        else:
+            blocked.append(f"websocket {ws.url}")
+            await ws.close(code=1008, reason="blocked by the GameWorld sandbox")
+
+    await context.route_web_socket(lambda _url: True, websocket)
+    context.on("page", _close_popup(page, blocked))
+    page.on("console", _local_resource(blocked))
+    page.on("download", lambda d: blocked.append(f"download {d.url}"))
+
+
+def _close_popup(page: Any, blocked: list[str]) -> Callable[[Any], Any]:
+    async def close(other: Any) -> None:
+        if other is not page:
+            blocked.append(f"popup {other.url}")
+            await other.close()
+
+    return close
+
+
+def _local_resource(blocked: list[str]) -> Callable[[Any], None]:
+    """Chromium refuses file:// from a web page itself and says so on the console: that is our log line."""
+
+    def seen(msg: Any) -> None:
+        text = msg.text
+        if msg.type == "error" and text.startswith(_LOCAL_RESOURCE):
+            blocked.append(f"file {text[len(_LOCAL_RESOURCE):].strip()}")
+
+    return seen

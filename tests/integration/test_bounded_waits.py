@@ -1,0 +1,43 @@
+"""A hanging endpoint cannot hold a session: each step is bounded and the circuit breaker stops the model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+KEY_ENV = "GW_HANG_KEY"
+STEP_S, K = 2, 2
+
+
+def test_a_hanging_endpoint_ends_the_session_within_the_step_bound_times_k(serve, tmp_path: Path) -> None:
+    server = serve("openai", [{"delay_s": 3600, "text": "never sent"}], extra=("--model", "glm-4.6v"))
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL"))}
+    started = time.monotonic()
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "--gw-model", "glm-4.6v",
+         "--gw-model-opt", f"endpoint.base_url={server.url}", "--gw-model-opt", f"endpoint.api_key_env={KEY_ENV}",
+         "--gw-step-timeout", str(STEP_S), "--gw-max-consecutive-faults", str(K), "-k", "01-2048",
+         "--gw-max-steps", "3", "--gw-results", "out", "--gw-session", "s", "-rs"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, env={**env, KEY_ENV: "sk-hang"})
+    elapsed = time.monotonic() - started
+    out = r.stdout
+    assert r.returncode == 1, out[-3000:]
+    assert "2 failed" in out and "3 skipped" in out, out[-3000:]
+    lines = [json.loads(x) for x in (tmp_path / "out" / "s" / "results.jsonl").read_text().splitlines()]
+    assert [x["status"] for x in lines] == ["error", "error"]
+    assert all("step limit of 2 s" in x["error"] for x in lines), [x["error"] for x in lines]
+    breaker = [ln for ln in out.splitlines() if ln.startswith("circuit breaker: glm-4.6v failed 2 runs in a row")]
+    assert len(breaker) == 1 and breaker[0].endswith("3 remaining run(s) skipped"), out[-3000:]
+    # Two runs of one bounded step each; the rest is pytest, Chromium and the SDK starting up.
+    at = [(datetime.fromisoformat(x["started_at"]), datetime.fromisoformat(x["finished_at"])) for x in lines]
+    played = (at[-1][1] - at[0][0]).total_seconds()
+    # Each run: opening the game (a few seconds on a loaded machine) and one step cut at the bound.
+    assert played < STEP_S * K + 20, played
+    print(f"hanging endpoint: runs played in {played:.1f} s, session of 5 runs ended in {elapsed:.1f} s "
+          f"(step bound {STEP_S} s x K={K})")
+    assert elapsed < STEP_S * K + 150  # pytest, Chromium and the SDK starting up on a shared machine
