@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import difflib
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -221,12 +222,25 @@ class ModelSpec(_Strict):
         return self
 
 
-def describe_validation_error(path: Path, err: ValidationError) -> str:
-    """One line: the file, the first failing field and what is wrong."""
+def _suggest(model: type[BaseModel] | None, loc: tuple[Any, ...]) -> str:
+    """For an unknown key: the known key it most resembles, as ' (did you mean 'x'?)'."""
+    for part in loc[:-1]:  # walk down to the model that owns the unknown key
+        field_info = model.model_fields.get(str(part)) if model else None
+        sub = field_info.annotation if field_info else None
+        model = sub if isinstance(sub, type) and issubclass(sub, BaseModel) else None
+    if model is None:
+        return ""
+    close = difflib.get_close_matches(str(loc[-1]), list(model.model_fields), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def describe_validation_error(path: Path, err: ValidationError, model: type[BaseModel] | None = None) -> str:
+    """One line: the file, the first failing field and what is wrong (with a suggestion for a misspelt key)."""
     first = err.errors()[0]
     loc = ".".join(str(p) for p in first["loc"]) or "<root>"
+    hint = _suggest(model, tuple(first["loc"])) if first["type"] == "extra_forbidden" and first["loc"] else ""
     extra = f" (+{err.error_count() - 1} more)" if err.error_count() > 1 else ""
-    return f"{path}: field '{loc}': {first['msg']}{extra}"
+    return f"{path}: field '{loc}': {first['msg']}{hint}{extra}"
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
@@ -248,7 +262,7 @@ def _parse(model: type[BaseModel], file: Path, **extra: Any) -> Any:
     try:
         return model.model_validate({**data, **extra})
     except ValidationError as err:
-        raise CatalogError(describe_validation_error(file, err)) from None
+        raise CatalogError(describe_validation_error(file, err, model)) from None
 
 
 def load_model_file(path: Path) -> ModelSpec:
@@ -304,7 +318,7 @@ class Catalog:
                     _set_dotted(data, key, value)
                 spec = ModelSpec.model_validate({**data, "path": spec.path})
             except ValidationError as err:
-                raise CatalogError(describe_validation_error(Path(f"--gw-model-opt for {spec.name}"), err)) from None
+                raise CatalogError(describe_validation_error(Path(f"--gw-model-opt for {spec.name}"), err, ModelSpec)) from None
         return spec
 
     def task_game(self, task: TaskSpec) -> GameSpec:

@@ -77,6 +77,23 @@ def _report(args: argparse.Namespace) -> int:
     return status
 
 
+def _list(args: argparse.Namespace) -> int:
+    from .catalog import CatalogError, load_catalog
+    from .listing import catalog_rows
+
+    try:
+        catalog = load_catalog(args.catalog)
+    except CatalogError as exc:
+        print(f"gameworld list: {exc}", file=sys.stderr)
+        return 2
+    rows = catalog_rows(catalog, args.what, args.contains, args.genre, args.level, args.interface)
+    from .results import align_columns
+
+    print("\n".join(align_columns(rows)))
+    print(f"{len(rows) - 1} {args.what}")
+    return 0
+
+
 def _snapshot(args: argparse.Namespace) -> int:
     from .catalog import CatalogError, load_catalog
     from .snapshot import snapshot
@@ -107,7 +124,15 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--browser-path", default=None)
     v.add_argument("--no-browser", action="store_true", help="check the files only")
     p = sub.add_parser("play", help="run the benchmark (extra arguments go to pytest, e.g. -n 4 -k puzzle)")
-    p.add_argument("--model", "-m", action="append", default=[], required=True)
+    # No -m here: in `gameworld play -m puzzle` it is pytest's marker expression.
+    p.add_argument("--model", action="append", default=[], required=True)
+    ls = sub.add_parser("list", help="list the catalog's games, tasks or models, with filters")
+    ls.add_argument("what", nargs="?", choices=("games", "tasks", "models"), default="games")
+    ls.add_argument("-k", dest="contains", default="", help="only rows whose id or name contains this text")
+    ls.add_argument("--genre", default=None)
+    ls.add_argument("--level", type=int, default=None, help="curriculum level 1..5")
+    ls.add_argument("--interface", choices=("generalist", "cua"), default=None, help="models: this interface")
+    ls.add_argument("--catalog", type=Path, default=None)
     r = sub.add_parser("report", help="the SR/PG table of one or several sessions, and the CI gate over them")
     r.add_argument("sessions", nargs="*", default=["reports/latest"], metavar="SESSION",
                    help="a session folder or results.jsonl (default reports/latest)")
@@ -134,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "snapshot":
         return _snapshot(args)
+    if args.command == "list":
+        return _list(args)
     return _validate(args) if args.command == "validate" else _report(args)
 
 

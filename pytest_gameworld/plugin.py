@@ -41,8 +41,20 @@ def _inert(config: pytest.Config) -> bool:
                ("collectonly", "help", "version", "markers", "showfixtures", "show_fixtures_per_test"))
 
 
+def _default_asyncio_loop_scope(config: pytest.Config) -> None:
+    """Spare a project that only installed the plugin pytest-asyncio's "loop scope unset" warning.
+
+    Our own async fixtures name their loop scope; "function" is pytest-asyncio's announced default.
+    pytest has no public way to default another plugin's ini value, hence the ini cache.
+    """
+    name = "asyncio_default_fixture_loop_scope"
+    if hasattr(config, "_inicache") and not config.getini(name):
+        config._inicache[name] = "function"
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    _default_asyncio_loop_scope(config)
     for name in GENRES:
         config.addinivalue_line("markers", f"{name}: GameWorld genre {name}")
     for level in range(1, 6):
@@ -196,7 +208,7 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
     if "progress" not in props:
         return None
     if props["success"]:
-        return "passed", "S", ("SOLVED", {"green": True})
+        return "passed", "+", ("SOLVED", {"green": True})  # not S, which reads as skipped
     return "passed", ".", (f"PG {100 * props['progress']:.0f}%", {"yellow": True})
 
 

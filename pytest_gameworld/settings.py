@@ -70,7 +70,12 @@ def _get(config: Any, name: str, kind: str) -> Any:
         return value
     ini = config.getini(_dest(name))
     if kind in ("int", "float"):
-        return (int if kind == "int" else float)(ini or 0)
+        try:
+            return (int if kind == "int" else float)(ini or 0)
+        except ValueError:
+            raise ValueError(f"{_dest(name)}: invalid {kind} {ini!r} in {config.inipath or 'the ini file'}") from None
+    if kind == "path" and ini and getattr(config, "inipath", None) and not Path(ini).is_absolute():
+        return str(Path(config.inipath).parent / ini)  # relative to the ini file, as a reader of it expects
     return ini
 
 

@@ -1,0 +1,83 @@
+"""Small things a new user hits: listings, misspelt keys, ini values, outcome letters, stray warnings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from pytest_gameworld.catalog import CatalogError, load_catalog, load_model_file
+from pytest_gameworld.listing import catalog_rows
+from pytest_gameworld.plugin import pytest_report_teststatus
+from pytest_gameworld.settings import Settings
+
+
+def test_list_games_filters_by_genre_and_level_and_counts_tasks():
+    cat = load_catalog()
+    rows = catalog_rows(cat, "games", genre="puzzle", level=4)
+    assert rows[0][0] == "game"
+    ids = [r[0] for r in rows[1:]]
+    assert "01-2048" in ids and "19-minesweeper" in ids
+    assert all(cat.games[i].genre == "puzzle" and cat.games[i].level == 4 for i in ids)
+    assert all(r[5] == "5" for r in rows[1:])
+
+
+def test_list_tasks_and_models_filter_by_text_and_interface():
+    cat = load_catalog()
+    tasks = catalog_rows(cat, "tasks", contains="flappy")
+    assert [r[0] for r in tasks[1:]] == [f"13-flappy-bird/13_0{i}" for i in range(1, 6)]
+    models = catalog_rows(cat, "models", interface="cua")
+    assert models[1:] and all(r[1] == "cua" for r in models[1:])
+    assert "random-cua" in [r[0] for r in models[1:]] and "random" not in [r[0] for r in models[1:]]
+
+
+def test_a_misspelt_model_key_names_the_key_and_suggests_the_right_one(tmp_path: Path):
+    spec = tmp_path / "mine.yaml"
+    spec.write_text("name: mine\ninterface: generalist\nbuiltin: random\ntemprature: 0.2\n")
+    with pytest.raises(CatalogError, match=r"mine.yaml: field 'temprature'.*did you mean 'temperature'\?"):
+        load_model_file(spec)
+    spec.write_text("name: mine\ninterface: generalist\nbuiltin: random\nendpoint: {base_ulr: x}\n")
+    with pytest.raises(CatalogError, match=r"field 'endpoint.base_ulr'.*did you mean 'base_url'\?"):
+        load_model_file(spec)
+
+
+def test_an_invalid_ini_value_names_the_option(pytester: pytest.Pytester):
+    pytester.makeini("[pytest]\ngw_repeat = abc\n")
+    config = pytester.parseconfig()
+    with pytest.raises(ValueError, match=r"gw_repeat: invalid int 'abc'"):
+        Settings.from_config(config)
+
+
+def test_a_relative_results_folder_in_the_ini_is_relative_to_the_ini_file(pytester: pytest.Pytester,
+                                                                          monkeypatch: pytest.MonkeyPatch):
+    pytester.makeini("[pytest]\ngw_results = out/reports\n")
+    elsewhere = pytester.mkdir("elsewhere")
+    monkeypatch.chdir(elsewhere)
+    config = pytester.parseconfig(f"--rootdir={pytester.path}", "-c", str(pytester.path / "tox.ini"))
+    assert Settings.from_config(config).results == pytester.path / "out" / "reports"
+    assert Settings.from_config(pytester.parseconfig(f"--rootdir={pytester.path}", "-c",
+                                                     str(pytester.path / "tox.ini"), "--gw-results", "x")).results \
+        == Path("x"), "the command line stays relative to where pytest runs"
+
+
+def _report(success: bool, progress: float) -> SimpleNamespace:
+    return SimpleNamespace(when="call", passed=True, user_properties=[("success", success), ("progress", progress)])
+
+
+def test_a_solved_run_is_not_lettered_like_a_skip():
+    solved = pytest_report_teststatus(_report(True, 1.0), None)
+    assert solved[1] not in ("s", "S", ".", "F", "E", "x", "X") and solved[2][0] == "SOLVED"
+    assert pytest_report_teststatus(_report(False, 0.42), None)[2][0] == "PG 42%"
+
+
+def test_a_project_with_only_the_plugin_gets_no_asyncio_loop_scope_warning(tmp_path: Path):
+    (tmp_path / "test_plain.py").write_text("def test_plain():\n    pass\n")
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "gameworld" in subprocess.run([sys.executable, "-m", "pytest", "--help"], cwd=tmp_path,
+                                         capture_output=True, text=True, timeout=120).stdout.lower()
+    assert "asyncio_default_fixture_loop_scope" not in out.stdout + out.stderr
