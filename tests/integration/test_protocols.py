@@ -80,3 +80,28 @@ async def test_replay_reproduces_a_recorded_run_and_detects_tampering(play_task,
     tampered.write_text("\n".join(out))
     _, final3, _ = await play_task("19_04", ReplayAgent(str(tampered)), max_steps=15)
     assert final3 != final
+
+
+async def test_a_builtin_agent_with_simulated_latency_loses_exactly_that_game_time_in_realtime(play_task, catalog):
+    spec = catalog.resolve_model("noop", {"extra.latency_ms": 500})
+
+    async def game_times(realtime: bool) -> tuple[list[int], dict]:
+        _, final, path = await play_task("01_01", "noop", realtime=realtime, max_steps=4, model_spec=spec)
+        steps = [json.loads(x) for x in path.read_text().splitlines() if '"event": "step"' in x]
+        assert [s["latency_ms"] for s in steps] == [500] * 4
+        return [s["state"]["gameTimeMs"] for s in steps], final
+
+    rt, final = await game_times(True)
+    # A 1 s wait plus 500 ms of thinking per step, give or take one 1/60 s tick of frame phase.
+    assert all(abs(b - a - 1500) <= 17 for a, b in zip(rt, rt[1:])), rt
+    assert (await game_times(True)) == (rt, final), "the simulated latency replays exactly"
+    paused, _ = await game_times(False)
+    assert all(abs(b - a - 1000) <= 17 for a, b in zip(paused, paused[1:])), paused
+
+
+def test_simulated_latency_must_be_whole_milliseconds(catalog):
+    from pytest_gameworld.agents import make_agent
+    from pytest_gameworld.catalog import CatalogError
+
+    with pytest.raises(CatalogError, match="extra.latency_ms"):
+        make_agent(catalog.resolve_model("oracle", {"extra.latency_ms": -5}))
