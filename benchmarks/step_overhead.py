@@ -65,8 +65,7 @@ async def bare_step(session: GameSession, action: Action, fmt: str) -> None:
         for k in reversed(action.keys):
             await page.keyboard.up(k)
     elif action.kind == "type":
-        for ch in action.text:
-            await page.keyboard.press(ch)
+        await page.keyboard.type(action.text)
         await page.clock.run_for(action.duration_ms)
     elif action.kind in ("wait", "mouse_move"):
         await page.clock.run_for(action.duration_ms)

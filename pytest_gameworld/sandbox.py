@@ -254,8 +254,9 @@ class GameSession:
             for k in reversed(a.keys):
                 await kb.up(k)
         elif a.kind == "type":
-            for ch in a.text:
-                await kb.press(ch)
+            # One call for the whole text (not one per character); a character with no key
+            # (e.g. "é") is inserted as text instead of failing the run.
+            await kb.type(a.text)
             await self.advance(a.duration_ms)
         elif a.kind in ("click", "right_click"):
             await mouse.click(a.x, a.y, button=a.button)
