@@ -77,7 +77,9 @@ RUNS = [  # (endpoint protocol, model spec, overrides, script)
 async def test_a_hostile_session_is_scored_with_every_reply_counted(serve, catalog, play_task, tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(KEY_ENV, "sk-hostile")
+    budget = max(len(script) for *_, script in RUNS)  # one step budget: a session never mixes budgets
     for protocol, model, overrides, script in RUNS:
+        script = script + [{"text": "Thinking."}] * (budget - len(script))
         server = serve(protocol, script)
         spec = catalog.resolve_model(model, {"endpoint.base_url": server.url, "endpoint.api_key_env": KEY_ENV,
                                              "extra.retry_backoff_s": 0.01, **overrides})
