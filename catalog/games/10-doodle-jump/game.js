@@ -1,0 +1,746 @@
+// Doodle Jump for pytest-gameworld.
+//
+// Layout: a pure simulation core (createCore) that knows nothing about the DOM,
+// a canvas renderer, a keyboard queue, one requestAnimationFrame loop with fixed
+// 1/60 s ticks, and window.gameAPI. The oracle clones the core through
+// window.__gwCore to look ahead; nothing else is exposed.
+//
+// World coordinates: x in [0, 540) across the wrapping playfield (doodle centre),
+// y grows downwards with the starting platform's top at y = 0, so the altitude of
+// a point is -y. The doodle's y is its feet.
+(function () {
+  "use strict";
+
+  const GAME_ID = "10-doodle-jump";
+
+  // ---------------------------------------------------------------------------
+  // Constants (games.md section 10). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // ---------------------------------------------------------------------------
+  const W = 1280;
+  const H = 720;
+  const HUD_H = 56;
+  const FIELD_X = 370;            // playfield on screen: x 370-910, y 56-720
+  const FIELD_W = 540;
+  const FIELD_H = H - HUD_H;      // 664
+  const TICK_HZ = 60;
+  const DT = 1 / TICK_HZ;
+
+  const DOODLE = 50;              // doodle box, px
+  const GRAVITY = 3000;
+  const BOUNCE_VY = -1500;        // apex 375 px
+  const SPRING_VY = -3300;        // apex ~1815 px
+  const ACCEL = 3000;
+  const DECEL = 2500;
+  const MAX_VX = 450;
+
+  const PLAT_W = 90;
+  const PLAT_H = 18;
+  const SPRING_W = 40;            // the spring's width on its platform (centred)
+  const MOVE_SPEED = 120;         // blue platforms, px/s
+  const GAP_MIN = 90;
+  const GAP_MAX = 250;
+  const MAX_STEP_DX = 220;        // horizontal offset cap between consecutive bounceable platforms
+  // Share of green platforms (above 250 px) with a spring: spec 10 %, tuned up
+  // so that 10 000 px fit in 100 steps of 0.2 s (games.md asks to tune the rate).
+  const SPRING_RATE = 0.2;
+  const SPRING_EVERY = 5;
+  const START_X = FIELD_W / 2;
+  // Platforms in the first NOOP_CLEAR px above the start sit off the doodle's column
+  // and none of them moves, so bouncing in place (the `wait`-only agent) never climbs.
+  const NOOP_CLEAR = 480;
+  const NOOP_DX = 85;
+
+  // Camera: the doodle's feet never rise above this line of the view; the view never
+  // scrolls back down. Falling with the head below the view's bottom is fatal.
+  const CAMERA_LINE = Math.round(FIELD_H * 0.45);
+  const START_SCREEN_Y = FIELD_H - 70;      // the start platform's top, in view px
+
+  const PLATFORMS_IN_STATE = 16;
+
+  // Type mix by altitude: [green, blue, red, white] in percent (games.md).
+  const MIXES = [
+    { below: 2000, mix: [85, 10, 5, 0] },
+    { below: 6000, mix: [60, 25, 10, 5] },
+    { below: Infinity, mix: [45, 30, 15, 10] },
+  ];
+
+  // ---------------------------------------------------------------------------
+  // Deterministic randomness
+  // ---------------------------------------------------------------------------
+
+  // FNV-1a over the parts joined by "|": stable across hosts, no Math.random.
+  function hash32(...parts) {
+    const text = parts.map(String).join("|");
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+    return h >>> 0;
+  }
+
+  // mulberry32 with its state in a plain object so the core can be cloned.
+  function rngNext(rng) {
+    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
+    let t = rng.s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  function rngRange(rng, lo, hi) {
+    return lo + rngNext(rng) * (hi - lo);
+  }
+
+  function wrapX(x) {
+    x %= FIELD_W;
+    return x < 0 ? x + FIELD_W : x;
+  }
+  // Shortest signed horizontal distance from a to b around the wrap.
+  function wrapDelta(a, b) {
+    let d = wrapX(b - a);
+    if (d > FIELD_W / 2) d -= FIELD_W;
+    return d;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Core: pure simulation, one call to tick() = 1/60 s
+  // ---------------------------------------------------------------------------
+
+  function createCore(seed, level) {
+    const core = new Core();
+    core.seed = seed;
+    core.level = level;
+    // Two streams (games.md 1.5): the level stream builds the tower of
+    // platforms; the runtime stream is reserved for runtime events (there are
+    // none), so adding some later could never shift the layout.
+    core.levelRng = { s: hash32(GAME_ID, seed, level) };
+    core.runtimeRng = { s: hash32(GAME_ID, seed, level, "runtime") };
+    // Platforms: {id, x, y, type, spring, broken, phase}. Generated in index
+    // order from the level stream, never by frame.
+    core.platforms = [{ id: 0, x: START_X, y: 0, type: "green", spring: false, broken: false, phase: 0 }];
+    core.chainX = START_X;      // last bounceable platform (the guaranteed route)
+    core.chainY = 0;
+    core.greensSinceSpring = 0;
+    core.status = "playing";
+    core.outcome = null;
+    core.reason = null;
+    core.totalTicks = 0;
+    core.playTicks = 0;
+    core.x = START_X;
+    core.y = 0;
+    core.vx = 0;
+    core.vy = BOUNCE_VY;
+    core.dir = 1;
+    core.cameraY = -START_SCREEN_Y;   // world y of the view's top edge
+    core.score = 0;
+    core.springsUsed = 0;
+    core.bounces = 0;
+    core.ensurePlatforms(core.cameraY - FIELD_H);
+    return core;
+  }
+
+  function Core() {}
+
+  function pickType(rng, altitude) {
+    const mix = MIXES.find((m) => altitude < m.below).mix;
+    let r = rngNext(rng) * 100;
+    const types = ["green", "blue", "red", "white"];
+    for (let i = 0; i < 4; i++) {
+      if (r < mix[i]) return types[i];
+      r -= mix[i];
+    }
+    return "green";
+  }
+
+  // Extend the tower until it reaches world y `topY` (more negative = higher).
+  // The bounceable platforms form a chain: each is 90-250 px above the last and at
+  // most MAX_STEP_DX to the side, so a route always exists. A red pick adds a
+  // brittle decoy between two chain platforms instead of a chain link, so red is
+  // never the only option.
+  Core.prototype.ensurePlatforms = function (topY) {
+    const rng = this.levelRng;
+    while (this.chainY > topY) {
+      const gap = rngRange(rng, GAP_MIN, GAP_MAX);
+      const y = this.chainY - gap;
+      let type = pickType(rng, -y);
+      if (type === "red") {
+        const ry = this.chainY - gap * rngRange(rng, 0.3, 0.7);
+        this.platforms.push({
+          id: this.platforms.length, x: rngRange(rng, PLAT_W / 2, FIELD_W - PLAT_W / 2), y: ry,
+          type: "red", spring: false, broken: false, phase: 0,
+        });
+        type = rngNext(rng) < 0.7 ? "green" : "blue";
+      }
+      let x;
+      for (let k = 0; ; k++) {
+        x = wrapX(this.chainX + rngRange(rng, -MAX_STEP_DX, MAX_STEP_DX));
+        if (-y > NOOP_CLEAR || Math.abs(wrapDelta(START_X, x)) >= NOOP_DX || k > 50) break;
+      }
+      if (-y <= NOOP_CLEAR && Math.abs(wrapDelta(START_X, x)) < NOOP_DX) {
+        x = wrapX(START_X + (wrapDelta(START_X, x) < 0 ? -NOOP_DX : NOOP_DX));
+      }
+      let spring = false;
+      if (type === "green" && -y > 250) {
+        // A spring on SPRING_RATE of green platforms, and at the latest on the
+        // SPRING_EVERY-th green one since the last, so no seed is spring-starved.
+        this.greensSinceSpring++;
+        spring = rngNext(rng) < SPRING_RATE || this.greensSinceSpring >= SPRING_EVERY;
+        if (spring) this.greensSinceSpring = 0;
+      }
+      if (type === "blue" && -y <= NOOP_CLEAR) type = "green";
+      const phase = type === "blue" ? Math.floor(rngRange(rng, 0, 2 * (FIELD_W - PLAT_W) * TICK_HZ / MOVE_SPEED)) : 0;
+      this.platforms.push({ id: this.platforms.length, x: x, y: y, type: type, spring: spring, broken: false, phase: phase });
+      this.chainX = x;
+      this.chainY = y;
+    }
+  };
+
+  // Current centre x of a platform: blue ones slide along a triangle wave of the
+  // play time, so their position is a pure function of (platform, tick).
+  Core.prototype.platformX = function (p) {
+    if (p.type !== "blue") return p.x;
+    const span = FIELD_W - PLAT_W;                       // centre runs 45..495
+    const period = 2 * span;
+    const start = p.x - PLAT_W / 2;
+    let s = (start + (p.phase + this.playTicks) * MOVE_SPEED / TICK_HZ) % period;
+    if (s > span) s = period - s;
+    return PLAT_W / 2 + s;
+  };
+
+  // input = {left, right}: held state of the arrows on this tick.
+  Core.prototype.tick = function (input) {
+    this.totalTicks++;
+    if (this.status !== "playing") return;
+    this.playTicks++;
+    const left = !!(input && input.left);
+    const right = !!(input && input.right);
+    const steer = (right ? 1 : 0) - (left ? 1 : 0);
+    if (steer !== 0) {
+      this.vx = Math.max(-MAX_VX, Math.min(MAX_VX, this.vx + steer * ACCEL * DT));
+      this.dir = steer;
+    } else if (this.vx > 0) {
+      this.vx = Math.max(0, this.vx - DECEL * DT);
+    } else if (this.vx < 0) {
+      this.vx = Math.min(0, this.vx + DECEL * DT);
+    }
+    this.x = wrapX(this.x + this.vx * DT);
+
+    const prevY = this.y;
+    this.y += this.vy * DT + 0.5 * GRAVITY * DT * DT;   // exact for constant gravity
+    this.vy += GRAVITY * DT;
+    if (this.vy > 0) this.land(prevY);
+
+    const screenFeet = this.y - this.cameraY;
+    if (screenFeet < CAMERA_LINE) this.cameraY = this.y - CAMERA_LINE;
+    this.ensurePlatforms(this.cameraY - FIELD_H);
+    if (this.y - DOODLE > this.cameraY + FIELD_H) {
+      this.status = "terminal";
+      this.outcome = "fail";
+      this.reason = "fell";
+    }
+  };
+
+  // Falling feet that crossed a platform's top this tick land on it (wrap-aware).
+  Core.prototype.land = function (prevY) {
+    let best = null;
+    for (const p of this.platforms) {
+      if (p.broken || p.y < prevY || p.y > this.y) continue;
+      const px = this.platformX(p);
+      if (Math.abs(wrapDelta(px, this.x)) >= (PLAT_W + DOODLE) / 2) continue;
+      if (!best || p.y < best.p.y) best = { p: p, px: px };
+    }
+    if (!best) return;
+    const p = best.p;
+    if (p.type === "red") {           // brittle: breaks, no bounce, the doodle falls on
+      p.broken = true;
+      return;
+    }
+    this.y = p.y;
+    const onSpring = p.spring && Math.abs(wrapDelta(best.px, this.x)) < (SPRING_W + DOODLE) / 2;
+    this.vy = onSpring ? SPRING_VY : BOUNCE_VY;
+    if (onSpring) this.springsUsed++;
+    if (p.type === "white") p.broken = true;
+    this.bounces++;
+    this.score = Math.max(this.score, Math.round(-p.y));
+  };
+
+  Core.prototype.clone = function () {
+    const c = new Core();
+    Object.assign(c, this);
+    c.levelRng = { s: this.levelRng.s };
+    c.runtimeRng = { s: this.runtimeRng.s };
+    // Only `broken` changes after generation; copy-on-clone keeps clones independent.
+    c.platforms = this.platforms.map((p) => (p.type === "red" || p.type === "white" ? Object.assign({}, p) : p));
+    return c;
+  };
+
+  // Platforms inside the view (plus a margin below), nearest to the doodle first.
+  Core.prototype.visiblePlatforms = function () {
+    const out = [];
+    const top = this.cameraY - 20;
+    const bottom = this.cameraY + FIELD_H + 20;
+    for (let i = this.platforms.length - 1; i >= 0; i--) {
+      const p = this.platforms[i];
+      if (p.y < top) continue;
+      if (p.y > bottom) break;
+      out.push(p);
+    }
+    return out;
+  };
+
+  // Plain JSON view of the episode (no live references).
+  Core.prototype.snapshot = function () {
+    const visible = this.visiblePlatforms();
+    const near = visible
+      .map((p) => ({ p: p, d: Math.abs(p.y - this.y) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, PLATFORMS_IN_STATE)
+      .map(({ p }) => ({
+        x: Math.round(this.platformX(p) * 10) / 10,
+        y: Math.round(p.y * 10) / 10,
+        type: p.type,
+        has_spring: p.spring,
+        broken: p.broken,
+      }));
+    const dead = this.status === "terminal" && this.outcome === "fail";
+    return {
+      status: this.status,
+      terminal: { isTerminal: this.status === "terminal", outcome: this.outcome, reason: this.reason },
+      gameTimeMs: Math.round(this.playTicks * 1000 / TICK_HZ),
+      score: this.score,
+      level: this.level,
+      player: {
+        x: Math.round(this.x * 10) / 10,
+        y: Math.round(this.y * 10) / 10,
+        vx: Math.round(this.vx * 10) / 10,
+        vy: Math.round(this.vy * 10) / 10,
+        dir: this.dir,
+        is_dead: dead,
+        alive: !dead,
+      },
+      camera_y: Math.round(this.cameraY * 10) / 10,
+      platforms: near,
+      platformsVisible: visible.filter((p) => !p.broken).length,
+      springsUsed: this.springsUsed,
+      bounces: this.bounces,
+      deaths: dead ? 1 : 0,
+      ticks: this.totalTicks,
+      playTicks: this.playTicks,
+    };
+  };
+
+  // ---------------------------------------------------------------------------
+  // Keyboard: events are queued and consumed at the start of each tick, so a
+  // press and release between two ticks still counts as held for one tick.
+  // ---------------------------------------------------------------------------
+  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+  const input = { queue: [], held: new Set() };
+
+  function normKey(e) {
+    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  }
+
+  function onKey(e, down) {
+    const k = normKey(e);
+    if (USED_KEYS.has(k)) e.preventDefault();
+    if (e.repeat) return;
+    // Humans only: Enter on the game-over screen starts again. Agents never see a
+    // terminal frame (the harness resets first) and have no Enter key.
+    if (down && k === "Enter" && core && core.status === "terminal") {
+      api.reset({});
+      return;
+    }
+    input.queue.push({ key: k, down: down });
+  }
+  window.addEventListener("keydown", (e) => onKey(e, true));
+  window.addEventListener("keyup", (e) => onKey(e, false));
+
+  // Drain the queue; returns this tick's held set. A key that went down during
+  // the tick counts as held for it even if it also came up (very short taps).
+  function consumeInput() {
+    const tapped = new Set();
+    for (const ev of input.queue) {
+      if (ev.down) {
+        input.held.add(ev.key);
+        tapped.add(ev.key);
+      } else {
+        input.held.delete(ev.key);
+      }
+    }
+    input.queue.length = 0;
+    for (const k of input.held) tapped.add(k);
+    return tapped;
+  }
+
+  function clearInput() {
+    input.queue.length = 0;
+    input.held.clear();
+  }
+
+  // ---------------------------------------------------------------------------
+  // Renderer
+  // ---------------------------------------------------------------------------
+  const canvas = document.getElementById("game");
+  const ctx = canvas.getContext("2d");
+
+  const COLORS = {
+    side: "#2A2B33",
+    sideText: "#C9CBD6",
+    paper: "#F4F1E6",
+    grid: "#E2DCC8",
+    doodle: "#B5D334",
+    doodleEdge: "#3D4A0A",
+    green: "#4CAF50",
+    blue: "#2F7FD8",
+    red: "#C0392B",
+    white: "#FFFFFF",
+    platEdge: "#23301A",
+    spring: "#8A8F98",
+  };
+  const GRID = 24;
+
+  function textOutlined(str, x, y, font, align) {
+    ctx.font = font;
+    ctx.textAlign = align;
+    ctx.textBaseline = "middle";
+    ctx.lineJoin = "round";
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#111";
+    ctx.strokeText(str, x, y);
+    ctx.fillStyle = "#fff";
+    ctx.fillText(str, x, y);
+  }
+
+  // Static layers painted once: the side panels with their legend, and a tall
+  // strip of graph paper copied at the camera's offset.
+  let sideLayer = null;
+  let paperLayer = null;
+  function sideImage() {
+    if (sideLayer) return sideLayer;
+    sideLayer = document.createElement("canvas");
+    sideLayer.width = W;
+    sideLayer.height = H;
+    const s = sideLayer.getContext("2d");
+    s.fillStyle = COLORS.side;
+    s.fillRect(0, 0, W, H);
+    s.font = "bold 22px sans-serif";
+    s.textBaseline = "middle";
+    s.fillStyle = COLORS.sideText;
+    s.textAlign = "left";
+    s.fillText("Platforms", 40, 120);
+    const legend = [
+      [COLORS.green, "green: solid"],
+      [COLORS.blue, "blue: moving"],
+      [COLORS.white, "white: one bounce"],
+      [COLORS.red, "red: breaks"],
+    ];
+    s.font = "20px sans-serif";
+    legend.forEach(([col, label], k) => {
+      const y = 170 + k * 48;
+      s.fillStyle = col;
+      s.fillRect(40, y - 9, 60, 18);
+      s.strokeStyle = COLORS.platEdge;
+      s.lineWidth = 2;
+      s.strokeRect(40, y - 9, 60, 18);
+      s.fillStyle = COLORS.sideText;
+      s.fillText(label, 115, y);
+    });
+    s.fillStyle = COLORS.spring;
+    s.fillRect(55, 370, 30, 14);
+    s.fillStyle = COLORS.sideText;
+    s.fillText("spring: big launch", 115, 377);
+    s.font = "bold 22px sans-serif";
+    s.fillText("Controls", 950, 120);
+    s.font = "20px sans-serif";
+    s.fillText("\u2190 / \u2192  steer", 950, 170);
+    s.fillText("sides wrap around", 950, 210);
+    s.fillText("falling off the bottom", 950, 260);
+    s.fillText("ends the game", 950, 290);
+    return sideLayer;
+  }
+  function paperImage() {
+    if (paperLayer) return paperLayer;
+    paperLayer = document.createElement("canvas");
+    paperLayer.width = FIELD_W;
+    paperLayer.height = FIELD_H + GRID;
+    const p = paperLayer.getContext("2d");
+    p.fillStyle = COLORS.paper;
+    p.fillRect(0, 0, FIELD_W, FIELD_H + GRID);
+    p.strokeStyle = COLORS.grid;
+    p.lineWidth = 1;
+    p.beginPath();
+    for (let x = 0.5; x < FIELD_W; x += GRID) { p.moveTo(x, 0); p.lineTo(x, FIELD_H + GRID); }
+    for (let y = 0.5; y < FIELD_H + GRID; y += GRID) { p.moveTo(0, y); p.lineTo(FIELD_W, y); }
+    p.stroke();
+    return paperLayer;
+  }
+
+  function drawPlatform(c, p) {
+    const sy = HUD_H + (p.y - c.cameraY);
+    if (sy < HUD_H - PLAT_H - 20 || sy > H + 10) return;
+    const cx = c.platformX(p);
+    const fill = COLORS[p.type];
+    // Drawn twice near the edges so the wrap is visible.
+    for (const off of [0, -FIELD_W, FIELD_W]) {
+      const left = FIELD_X + cx - PLAT_W / 2 + off;
+      if (left > FIELD_X + FIELD_W || left + PLAT_W < FIELD_X) continue;
+      if (p.broken && p.type === "red") {
+        // Broken halves, tilted apart, so it reads as no longer solid.
+        ctx.fillStyle = fill;
+        ctx.save();
+        ctx.translate(left + PLAT_W * 0.25, sy + 14);
+        ctx.rotate(-0.35);
+        ctx.fillRect(-PLAT_W / 4, 0, PLAT_W / 2 - 4, PLAT_H);
+        ctx.restore();
+        ctx.save();
+        ctx.translate(left + PLAT_W * 0.75, sy + 14);
+        ctx.rotate(0.35);
+        ctx.fillRect(-PLAT_W / 4 + 4, 0, PLAT_W / 2 - 4, PLAT_H);
+        ctx.restore();
+        continue;
+      }
+      if (p.broken) continue;             // a used white platform is gone
+      ctx.fillStyle = fill;
+      ctx.strokeStyle = COLORS.platEdge;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.roundRect(left, sy, PLAT_W, PLAT_H, 7);
+      ctx.fill();
+      ctx.stroke();
+      if (p.type === "red") {             // cracks
+        ctx.beginPath();
+        ctx.moveTo(left + 30, sy + 2);
+        ctx.lineTo(left + 38, sy + 10);
+        ctx.lineTo(left + 33, sy + PLAT_H - 2);
+        ctx.moveTo(left + 60, sy + 2);
+        ctx.lineTo(left + 54, sy + 11);
+        ctx.stroke();
+      }
+      if (p.spring) {
+        const sx = left + PLAT_W / 2 - SPRING_W / 2;
+        ctx.fillStyle = COLORS.spring;
+        ctx.fillRect(sx, sy - 16, SPRING_W, 16);
+        ctx.strokeStyle = "#333";
+        ctx.strokeRect(sx, sy - 16, SPRING_W, 16);
+        ctx.beginPath();
+        for (let k = 1; k < 4; k++) { ctx.moveTo(sx, sy - 16 + k * 4); ctx.lineTo(sx + SPRING_W, sy - 16 + k * 4); }
+        ctx.stroke();
+      }
+    }
+  }
+
+  function drawDoodle(c) {
+    const sy = HUD_H + (c.y - c.cameraY);
+    for (const off of [0, -FIELD_W, FIELD_W]) {
+      const cx = FIELD_X + c.x + off;
+      if (cx + DOODLE < FIELD_X || cx - DOODLE > FIELD_X + FIELD_W) continue;
+      ctx.save();
+      ctx.translate(cx, sy - DOODLE / 2);
+      ctx.scale(c.dir, 1);                // faces its direction of travel
+      ctx.fillStyle = COLORS.doodle;
+      ctx.strokeStyle = COLORS.doodleEdge;
+      ctx.lineWidth = 2.5;
+      // body
+      ctx.beginPath();
+      ctx.roundRect(-22, -24, 40, 40, [18, 18, 6, 6]);
+      ctx.fill();
+      ctx.stroke();
+      // snout towards the facing side
+      ctx.beginPath();
+      ctx.roundRect(14, -12, 14, 12, 4);
+      ctx.fill();
+      ctx.stroke();
+      // legs
+      ctx.beginPath();
+      for (const lx of [-14, -4, 6]) { ctx.moveTo(lx, 16); ctx.lineTo(lx, 24); }
+      ctx.stroke();
+      // eye
+      ctx.fillStyle = "#111";
+      ctx.beginPath();
+      ctx.arc(6, -10, 3.5, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.restore();
+    }
+  }
+
+  function drawHud(c) {
+    ctx.fillStyle = "rgba(0,0,0,0.55)";
+    ctx.fillRect(0, 0, W, HUD_H);
+    textOutlined("Doodle Jump", 20, HUD_H / 2, "bold 28px sans-serif", "left");
+    textOutlined("Level " + c.level, 210, HUD_H / 2 + 1, "20px sans-serif", "left");
+    textOutlined("Score " + c.score, W / 2, HUD_H / 2, "bold 28px sans-serif", "center");
+    textOutlined("Springs " + c.springsUsed + "   Attempt " + attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
+  }
+
+  function drawOverlay(c) {
+    if (c.status !== "terminal") return;
+    const pw = 500;
+    const ph = 170;
+    const px = (W - pw) / 2;
+    const py = (H - ph) / 2 - 20;
+    ctx.fillStyle = "rgba(0,0,0,0.65)";
+    ctx.fillRect(px, py, pw, ph);
+    ctx.strokeStyle = "rgba(255,255,255,0.8)";
+    ctx.lineWidth = 2;
+    ctx.strokeRect(px, py, pw, ph);
+    textOutlined("GAME OVER \u2013 " + c.reason, W / 2, py + 45, "bold 36px sans-serif", "center");
+    textOutlined("Score " + c.score, W / 2, py + 92, "bold 28px sans-serif", "center");
+    textOutlined("Press Enter to play again", W / 2, py + 135, "20px sans-serif", "center");
+  }
+
+  function render() {
+    if (!core) {
+      ctx.fillStyle = "#111";
+      ctx.fillRect(0, 0, W, H);
+      return;
+    }
+    ctx.drawImage(sideImage(), 0, 0);
+    const off = ((Math.floor(core.cameraY) % GRID) + GRID) % GRID;
+    ctx.drawImage(paperImage(), 0, off, FIELD_W, FIELD_H, FIELD_X, HUD_H, FIELD_W, FIELD_H);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(FIELD_X, HUD_H, FIELD_W, FIELD_H);
+    ctx.clip();
+    for (const p of core.visiblePlatforms()) drawPlatform(core, p);
+    drawDoodle(core);
+    ctx.restore();
+    drawHud(core);
+    drawOverlay(core);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator;
+  // a frame is drawn only when a tick ran or an episode started.
+  // ---------------------------------------------------------------------------
+  const TICK_MS = 1000 / TICK_HZ;
+  const MAX_FRAME_MS = 250;
+  const MAX_TICKS_PER_FRAME = 15;
+  let core = null;
+  let attempts = 0;
+  let seed = 42;
+  let level = 1;
+  let lastFrame = null;
+  let acc = 0;
+  let dirty = true;
+
+  function runTick() {
+    const held = consumeInput();
+    if (!core || core.status !== "playing") return;   // input ignored once terminal
+    core.tick({ left: held.has("ArrowLeft"), right: held.has("ArrowRight") });
+    dirty = true;
+  }
+
+  function frame(now) {
+    if (lastFrame !== null) {
+      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
+      let n = 0;
+      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
+        runTick();
+        acc -= TICK_MS;
+        n++;
+      }
+      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
+    }
+    lastFrame = now;
+    if (dirty) {
+      render();
+      dirty = false;
+    }
+    requestAnimationFrame(frame);
+  }
+
+  // ---------------------------------------------------------------------------
+  // window.gameAPI
+  // ---------------------------------------------------------------------------
+  function startEpisode() {
+    clearInput();
+    core = createCore(seed, level);
+    attempts++;
+    render();                      // the first screenshot is already current
+    dirty = false;
+  }
+
+  const api = {
+    capabilities: {
+      supports_seed: true,
+      supports_inplace_reset: true,
+      supports_level_select: false,
+    },
+
+    init(config) {
+      config = config || {};
+      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
+      level = 1;                   // no levels (games.md: level 1 only)
+      attempts = 0;
+      startEpisode();
+      return { ok: true, method: "init" };
+    },
+
+    reset(options) {
+      options = options || {};
+      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
+      startEpisode();
+      return { ok: true, method: "inplace" };
+    },
+
+    getState() {
+      const s = core ? core.snapshot() : null;
+      const status = s ? s.status : "loading";
+      const score = s ? s.score : 0;
+      return {
+        gameId: GAME_ID,
+        seed: seed,
+        timestampMs: Date.now(),   // the harness's virtual clock
+        gameTimeMs: s ? s.gameTimeMs : 0,
+        status: status,
+        terminal: s ? s.terminal : { isTerminal: false, outcome: null, reason: null },
+        game_state: {
+          score: score,
+          level: level,
+          completion_progress: Math.min(1, score / 10000),
+          player: s ? s.player : { x: START_X, y: 0, vx: 0, vy: 0, dir: 1, is_dead: false, alive: true },
+          camera_y: s ? s.camera_y : -START_SCREEN_Y,
+          platforms: s ? s.platforms : [],
+          environment: { viewport: { w: FIELD_W, h: FIELD_H, wraps_horizontally: true } },
+        },
+        metrics: {
+          primary_score: score,
+          distance: score,
+          platforms_visible: s ? s.platformsVisible : 0,
+          springs_used: s ? s.springsUsed : 0,
+          bounces: s ? s.bounces : 0,
+          attempts: attempts,
+          deaths: s ? s.deaths : 0,
+        },
+        raw: {
+          ticks: s ? s.ticks : 0,
+          play_ticks: s ? s.playTicks : 0,
+          doodle_size: DOODLE,
+          platform_size: [PLAT_W, PLAT_H],
+          field_screen_x: FIELD_X,
+          coords: "world px: x across the wrapping field, y down, start platform top at y=0; player.y = feet",
+        },
+      };
+    },
+  };
+
+  window.gameAPI = api;
+  // Private handle for oracle.js only: always the live episode's core.
+  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
+
+  // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays
+  // 1280x720. Under the harness the viewport is exactly 1280x720 anyway.
+  function fitCanvas() {
+    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
+    canvas.style.width = Math.floor(W * scale) + "px";
+    canvas.style.height = Math.floor(H * scale) + "px";
+  }
+  if (!window.__GW_HARNESS__) {
+    window.addEventListener("resize", fitCanvas);
+    fitCanvas();
+  }
+
+  render();
+  requestAnimationFrame(frame);
+  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+})();

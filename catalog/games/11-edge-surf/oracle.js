@@ -1,0 +1,84 @@
+// Reference expert for Edge Surf.
+//
+// It acts only at step boundaries (one control per 250 ms step), like a model.
+// Each step it clones the live core (window.__gwCore) and plays every
+// sequence of DEPTH steps of wait / turn_left / turn_right / slow_down (and
+// boost as the first step when one is stored), then TAIL ticks straight on.
+// A sequence is judged by, in order: hits taken; then downstream distance,
+// clearance to the nearest obstacle (capped) and closeness to the seeded clear
+// channel, which guarantees an open way on. Ties go to the earlier control
+// (wait first).
+(function () {
+  "use strict";
+
+  const DEPTH = 4;              // 1 s ahead
+  const STEP_TICKS = 15;        // 250 ms
+  const TAIL = 30;
+  const SAFE = 30;              // clearance beyond this is worth nothing more
+  const CONTROLS = ["wait", "turn_left", "turn_right", "slow_down"];
+
+  function stepInput(control, t) {
+    return {
+      left: control === "turn_left" && t === 0,
+      right: control === "turn_right" && t === 0,
+      boost: control === "boost" && t === 0,
+      slow: control === "slow_down",
+      start: t === 0 && control !== "wait",
+    };
+  }
+
+  // Returns {hits, clear} over the ticks played.
+  function play(core, control, ticks, acc) {
+    for (let t = 0; t < ticks; t++) {
+      core.tick(stepInput(control, t));
+      if (t % 3 === 2) acc.clear = Math.min(acc.clear, core.clearance());
+    }
+  }
+
+  function value(core, start, clear) {
+    const hits = core.hits - start.hits;
+    const dead = core.status === "terminal" ? 1 : 0;
+    const channel = Math.abs(core.x - core.world.channelX(core.y + 300));
+    return -1e7 * dead - 1e6 * hits + core.y - start.y
+      + 4 * Math.min(SAFE, clear) - 0.15 * channel
+      + 250 * (core.boosts - start.boosts) + 400 * (core.lives - start.lives);
+  }
+
+  function search(core, k, start, clear) {
+    if (k === DEPTH || core.status === "terminal") {
+      const c = core.clone();
+      const acc = { clear: clear };
+      play(c, "wait", TAIL, acc);
+      return value(c, start, acc.clear);
+    }
+    let best = -Infinity;
+    for (const control of CONTROLS) {
+      if (control === "slow_down" && k > 1) continue;   // braking late in the plan is rarely useful
+      const c = core.clone();
+      const acc = { clear: clear };
+      play(c, control, STEP_TICKS, acc);
+      best = Math.max(best, search(c, k + 1, start, acc.clear));
+    }
+    return best;
+  }
+
+  window.gameOracle = {
+    act(state, task, role) {
+      const core = window.__gwCore;
+      if (state && state.status === "ready") return { control: "boost", args: {} };   // any arrow starts
+      if (!core || !state || state.status !== "playing") return { control: "wait", args: {} };
+      const start = { hits: core.hits, y: core.y, boosts: core.boosts, lives: core.lives };
+      const options = CONTROLS.slice();
+      if (core.boosts > 0 && core.boostTicks === 0) options.push("boost");
+      let bestControl = "wait", best = -Infinity;
+      for (const control of options) {
+        const c = core.clone();
+        const acc = { clear: Infinity };
+        play(c, control, STEP_TICKS, acc);
+        const v = search(c, 1, start, acc.clear) + (control === "boost" ? 1 : 0);
+        if (v > best) { best = v; bestControl = control; }
+      }
+      return { control: bestControl, args: {} };
+    },
+  };
+})();
