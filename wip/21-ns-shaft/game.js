@@ -1,0 +1,757 @@
+// NS-Shaft for pytest-gameworld.
+//
+// Layout: a pure simulation core (createCore) that knows nothing about the DOM,
+// a canvas renderer with cached static layers and platform sprites, a keyboard
+// queue, one requestAnimationFrame loop with fixed 1/60 s ticks, and
+// window.gameAPI. The oracle clones the core through window.__gwCore.
+//
+// World coordinates: y grows downwards and platforms never move in the world;
+// the camera descends (cameraY grows), which on screen is the platforms rising.
+(function () {
+  "use strict";
+
+  const GAME_ID = "21-ns-shaft";
+
+  // ---------------------------------------------------------------------------
+  // Constants (games.md section 21). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // ---------------------------------------------------------------------------
+  const W = 1280;
+  const H = 720;
+  const HUD_H = 56;
+  const TICK_HZ = 60;
+  const DT = 1 / TICK_HZ;
+
+  const SHAFT_L = 400;
+  const SHAFT_R = 880;
+  const SPIKE_BASE = 64;          // screen y of the ceiling the spikes hang from
+  const SPIKE_TIP = 88;           // screen y of the spike tips: touching this hurts
+
+  const PLAT_W = 100;
+  const PLAT_H = 16;
+  const SPACING = 60;             // world px between platforms: ~0.55 s at 110 px/s
+  const SPACING_JITTER = 6;
+  const RISE0 = 110;
+  const RISE_ACC = 2;             // +2 px/s each second of play
+  const RISE_MAX = 200;
+
+  const HERO_W = 32;
+  const HERO_H = 40;
+  const WALK = 300;
+  const GRAVITY = 1800;
+  const MAX_FALL = 700;
+  const CONVEYOR = 150;
+  const SPRING_VY = -700;
+  const FAKE_FLIP_TICKS = 15;     // 0.25 s after landing
+  const LIFE_MAX = 12;
+  const SPIKE_DAMAGE = 4;
+  const CEILING_DAMAGE = 4;
+  const INVULN_TICKS = 60;        // 1 s after a ceiling hit
+  const FLOOR_PX = 240;           // world px per floor (B1, B2, ...)
+
+  const START_Y = 420;            // world y of the start platform's top
+  const FIRST_PLAT_Y = 180;
+  const PLATFORMS_IN_STATE = 12;
+  const TIME_FOR_FULL_PROGRESS = 25000;
+
+  // Platform types; weights shift from the first to the second column with depth.
+  const TYPES = ["normal", "spiked", "conveyor_left", "conveyor_right", "spring", "fake"];
+  const WEIGHTS_TOP = [0.62, 0.12, 0.06, 0.06, 0.07, 0.07];
+  const WEIGHTS_DEEP = [0.35, 0.20, 0.09, 0.09, 0.12, 0.15];
+  const DEEP_AT = 90;             // platform index where the deep mix is reached
+
+  // ---------------------------------------------------------------------------
+  // Deterministic randomness
+  // ---------------------------------------------------------------------------
+
+  // FNV-1a over the parts joined by "|": stable across hosts, no Math.random.
+  function hash32(...parts) {
+    const text = parts.map(String).join("|");
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+    return h >>> 0;
+  }
+
+  // mulberry32 with its state in a plain object so the core can be cloned.
+  function rngNext(rng) {
+    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
+    let t = rng.s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  function rngInt(rng, lo, hi) {           // inclusive bounds
+    return lo + Math.floor(rngNext(rng) * (hi - lo + 1));
+  }
+
+  function harmful(type) {
+    return type === "spiked" || type === "fake";
+  }
+
+  // ---------------------------------------------------------------------------
+  // Core: pure simulation, one call to tick() = 1/60 s
+  // ---------------------------------------------------------------------------
+
+  function Core() {}
+
+  function createCore(seed, level) {
+    const core = new Core();
+    core.seed = seed;
+    core.level = level;
+    // Two streams (games.md 1.5): the level stream lays out platforms by index
+    // (depth); the runtime stream is reserved for runtime events (none yet).
+    core.levelRng = { s: hash32(GAME_ID, seed, level) };
+    core.runtimeRng = { s: hash32(GAME_ID, seed, level, "runtime") };
+    core.plats = [];              // {k, x, y, type}; never mutated once made
+    core.nextK = 0;
+    core.nextY = FIRST_PLAT_Y;
+    core.harmRun = 0;             // harmful platforms in a row at the end of plats
+    core.flips = {};              // fake platform k -> tick at which it flips away
+    core.status = "playing";
+    core.outcome = null;
+    core.reason = null;
+    core.totalTicks = 0;
+    core.playTicks = 0;
+    core.cameraY = 0;
+    core.rise = RISE0;
+    core.ensurePlatforms();
+    const start = core.plats.reduce((a, p) => (Math.abs(p.y - START_Y) < Math.abs(a.y - START_Y) ? p : a));
+    core.hero = {
+      x: start.x + (PLAT_W - HERO_W) / 2, y: start.y - HERO_H, vx: 0, vy: 0,
+      on: start.k, life: LIFE_MAX, invuln: 0, dropThrough: -1,
+    };
+    core.landings = 0;
+    core.damage = 0;
+    return core;
+  }
+
+  // The start platform (the one nearest START_Y) is made normal and central.
+  Core.prototype.makePlatform = function (k, y) {
+    const rng = this.levelRng;
+    let x = rngInt(rng, SHAFT_L, SHAFT_R - PLAT_W);
+    const d = Math.min(1, k / DEEP_AT);
+    let r = rngNext(rng);
+    let type = TYPES[TYPES.length - 1];
+    for (let i = 0; i < TYPES.length; i++) {
+      const w = WEIGHTS_TOP[i] + (WEIGHTS_DEEP[i] - WEIGHTS_TOP[i]) * d;
+      if (r < w) { type = TYPES[i]; break; }
+      r -= w;
+    }
+    // Never two harmful platforms in a row after one another: a safe landing
+    // is always within two platforms of depth.
+    if (harmful(type) && this.harmRun >= 1) type = "normal";
+    if (Math.abs(y - START_Y) < SPACING / 2 + SPACING_JITTER) {
+      type = "normal";
+      x = (SHAFT_L + SHAFT_R - PLAT_W) / 2;
+    }
+    this.harmRun = harmful(type) ? this.harmRun + 1 : 0;
+    return { k: k, x: x, y: y, type: type };
+  };
+
+  Core.prototype.ensurePlatforms = function () {
+    while (this.nextY < this.cameraY + H + 2 * SPACING) {
+      this.plats.push(this.makePlatform(this.nextK, this.nextY));
+      this.nextK++;
+      this.nextY += SPACING + rngInt(this.levelRng, -SPACING_JITTER, SPACING_JITTER);
+    }
+    while (this.plats.length && this.plats[0].y < this.cameraY - 40) this.plats.shift();
+  };
+
+  Core.prototype.platform = function (k) {
+    for (const p of this.plats) if (p.k === k) return p;
+    return null;
+  };
+
+  Core.prototype.isGone = function (p) {
+    const t = this.flips[p.k];
+    return t !== undefined && this.totalTicks >= t;
+  };
+
+  Core.prototype.overlapsX = function (p) {
+    const h = this.hero;
+    return h.x + HERO_W > p.x && h.x < p.x + PLAT_W;
+  };
+
+  // input = {left: boolean, right: boolean}: keys held during this tick.
+  Core.prototype.tick = function (input) {
+    this.totalTicks++;
+    if (this.status !== "playing") return;
+    this.playTicks++;
+    this.rise = Math.min(RISE_MAX, RISE0 + RISE_ACC * this.playTicks * DT);
+    this.cameraY += this.rise * DT;
+    this.ensurePlatforms();
+    const h = this.hero;
+    if (h.invuln > 0) h.invuln--;
+
+    // Horizontal: walking, plus a conveyor's drift.
+    const dir = (input && input.right ? 1 : 0) - (input && input.left ? 1 : 0);
+    const under = h.on >= 0 ? this.platform(h.on) : null;
+    let drift = 0;
+    if (under && under.type === "conveyor_left") drift = -CONVEYOR;
+    if (under && under.type === "conveyor_right") drift = CONVEYOR;
+    h.vx = dir * WALK + drift;
+    h.x = Math.max(SHAFT_L, Math.min(SHAFT_R - HERO_W, h.x + h.vx * DT));
+
+    // Still standing? Walking off an edge or a flipped fake platform drops us.
+    if (under && (this.isGone(under) || !this.overlapsX(under))) {
+      h.on = -1;
+      h.vy = 0;
+    } else if (!under) {
+      h.on = -1;
+    }
+
+    if (h.on < 0) this.fall();
+    this.touchCeiling();
+
+    if (h.life <= 0) this.end("no_life");
+    else if (h.y - this.cameraY > H) this.end("fell");
+  };
+
+  Core.prototype.fall = function () {
+    const h = this.hero;
+    h.vy = Math.min(MAX_FALL, h.vy + GRAVITY * DT);
+    const prevBottom = h.y + HERO_H;
+    h.y += h.vy * DT;
+    if (h.dropThrough >= 0) {
+      const p = this.platform(h.dropThrough);
+      if (!p || h.y > p.y) h.dropThrough = -1;
+    }
+    if (h.vy < 0) return;
+    const bottom = h.y + HERO_H;
+    for (const p of this.plats) {
+      if (p.y < prevBottom || p.y > bottom) continue;
+      if (p.k === h.dropThrough || this.isGone(p) || !this.overlapsX(p)) continue;
+      this.land(p);
+      return;
+    }
+  };
+
+  Core.prototype.land = function (p) {
+    const h = this.hero;
+    h.y = p.y - HERO_H;
+    h.vy = 0;
+    h.on = p.k;
+    this.landings++;
+    if (p.type === "normal") {
+      h.life = Math.min(LIFE_MAX, h.life + 1);
+    } else if (p.type === "spiked") {
+      this.hurt(SPIKE_DAMAGE);
+    } else if (p.type === "fake") {
+      if (this.flips[p.k] === undefined) this.flips[p.k] = this.totalTicks + FAKE_FLIP_TICKS;
+    } else if (p.type === "spring") {
+      h.vy = SPRING_VY;
+      h.on = -1;
+    }
+  };
+
+  Core.prototype.hurt = function (amount) {
+    this.hero.life = Math.max(0, this.hero.life - amount);
+    this.damage += amount;
+  };
+
+  // The spikes hurt (unless just hurt by them) and always push the hero down
+  // through the platform it stands on.
+  Core.prototype.touchCeiling = function () {
+    const h = this.hero;
+    const tip = this.cameraY + SPIKE_TIP;
+    if (h.y >= tip) return;
+    if (h.invuln === 0) {
+      this.hurt(CEILING_DAMAGE);
+      h.invuln = INVULN_TICKS;
+    }
+    if (h.on >= 0) h.dropThrough = h.on;
+    h.on = -1;
+    h.y = tip;
+    h.vy = Math.max(h.vy, this.rise);
+  };
+
+  Core.prototype.end = function (reason) {
+    this.status = "terminal";
+    this.outcome = "fail";
+    this.reason = reason;
+  };
+
+  Core.prototype.floor = function () {
+    return 1 + Math.floor(this.cameraY / FLOOR_PX);
+  };
+
+  Core.prototype.clone = function () {
+    const c = new Core();
+    Object.assign(c, this);
+    c.levelRng = { s: this.levelRng.s };
+    c.runtimeRng = { s: this.runtimeRng.s };
+    c.plats = this.plats.slice();           // platforms are never mutated
+    c.flips = Object.assign({}, this.flips);
+    c.hero = Object.assign({}, this.hero);
+    return c;
+  };
+
+  function r2(v) {
+    return Math.round(v * 100) / 100;
+  }
+
+  // Plain JSON view of the episode (no live references).
+  Core.prototype.snapshot = function () {
+    const h = this.hero;
+    const alive = this.status !== "terminal";
+    const on = h.on >= 0 ? this.platform(h.on) : null;
+    const visible = this.plats.filter((p) => !this.isGone(p) && p.y > this.cameraY && p.y < this.cameraY + H);
+    visible.sort((a, b) => Math.abs(a.y - h.y) - Math.abs(b.y - h.y));
+    return {
+      status: this.status,
+      terminal: { isTerminal: this.status === "terminal", outcome: this.outcome, reason: this.reason },
+      gameTimeMs: Math.round(this.playTicks * 1000 / TICK_HZ),
+      floor: this.floor(),
+      level: this.level,
+      life: h.life,
+      cameraY: r2(this.cameraY),
+      rise: r2(this.rise),
+      player: {
+        x: r2(h.x), y: r2(h.y), vx: r2(h.vx), vy: r2(h.vy), life: h.life,
+        on_platform_type: on ? on.type : null, invulnerable: h.invuln > 0, alive: alive,
+      },
+      platforms: visible.slice(0, PLATFORMS_IN_STATE).map((p) => ({ x: p.x, y: p.y, w: PLAT_W, type: p.type })),
+      landings: this.landings,
+      damage: this.damage,
+      deaths: alive ? 0 : 1,
+      ticks: this.totalTicks,
+      playTicks: this.playTicks,
+    };
+  };
+
+  // ---------------------------------------------------------------------------
+  // Keyboard: events are queued and consumed at the start of each tick, so a
+  // press and release between two ticks still counts as held for one tick.
+  // ---------------------------------------------------------------------------
+  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+  const input = { queue: [], held: new Set() };
+
+  function normKey(e) {
+    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  }
+
+  function onKey(e, down) {
+    const k = normKey(e);
+    if (USED_KEYS.has(k)) e.preventDefault();
+    if (e.repeat) return;
+    // Humans only: Enter on the game-over screen starts again. Agents never
+    // see a terminal frame (the harness resets first) and have no Enter.
+    if (down && k === "Enter" && core && core.status === "terminal") {
+      api.reset({});
+      return;
+    }
+    input.queue.push({ key: k, down: down });
+  }
+  window.addEventListener("keydown", (e) => onKey(e, true));
+  window.addEventListener("keyup", (e) => onKey(e, false));
+
+  // Drain the queue; returns the keys held during this tick (taps included).
+  function consumeHeld() {
+    const pressed = new Set();
+    for (const ev of input.queue) {
+      if (ev.down) {
+        input.held.add(ev.key);
+        pressed.add(ev.key);
+      } else {
+        input.held.delete(ev.key);
+      }
+    }
+    input.queue.length = 0;
+    const held = new Set(input.held);
+    for (const k of pressed) held.add(k);   // a tap counts as held for one tick
+    return held;
+  }
+
+  function clearInput() {
+    input.queue.length = 0;
+    input.held.clear();
+  }
+
+  // ---------------------------------------------------------------------------
+  // Renderer: the backdrop (side panels, legend, ceiling spikes) and one sprite
+  // per platform type are painted once into spare canvases.
+  // ---------------------------------------------------------------------------
+  const canvas = document.getElementById("game");
+  const ctx = canvas.getContext("2d");
+
+  const COLORS = {
+    outside: "#1B1F27",
+    shaft: "#2A303B",
+    wall: "#6F6A62",
+    wallDark: "#4C4842",
+    spike: "#E53935",
+    spikeDark: "#8E1B1B",
+    normal: "#A7A9AC",
+    normalDark: "#5E6166",
+    conveyor: "#F2B705",
+    conveyorDark: "#6B5200",
+    spring: "#2ECC71",
+    springDark: "#17693A",
+    fake: "#8D5A2B",
+    fakeDark: "#4A2E12",
+    hero: "#2D7DF6",
+    lifeOn: "#2ECC71",
+    lifeLow: "#E53935",
+    lifeOff: "#3A3F48",
+  };
+
+  function textOutlined(g, str, x, y, font, align) {
+    g.font = font;
+    g.textAlign = align;
+    g.textBaseline = "middle";
+    g.lineJoin = "round";
+    g.lineWidth = 3;
+    g.strokeStyle = "#111";
+    g.strokeText(str, x, y);
+    g.fillStyle = "#fff";
+    g.fillText(str, x, y);
+  }
+
+  function spare(w, h, paint) {
+    const c = document.createElement("canvas");
+    c.width = w;
+    c.height = h;
+    paint(c.getContext("2d"));
+    return c;
+  }
+
+  function paintPlatform(g, type, x, y) {
+    const fill = {
+      normal: COLORS.normal, spiked: COLORS.normal, conveyor_left: COLORS.conveyor,
+      conveyor_right: COLORS.conveyor, spring: COLORS.spring, fake: COLORS.fake,
+    }[type];
+    const edge = {
+      normal: COLORS.normalDark, spiked: COLORS.normalDark, conveyor_left: COLORS.conveyorDark,
+      conveyor_right: COLORS.conveyorDark, spring: COLORS.springDark, fake: COLORS.fakeDark,
+    }[type];
+    g.fillStyle = fill;
+    g.fillRect(x, y, PLAT_W, PLAT_H);
+    g.strokeStyle = edge;
+    g.lineWidth = 2;
+    g.strokeRect(x + 1, y + 1, PLAT_W - 2, PLAT_H - 2);
+    if (type === "spiked") {
+      // red spikes drawn inside the top of the box (the box is what hurts)
+      g.fillStyle = COLORS.spike;
+      g.strokeStyle = COLORS.spikeDark;
+      g.lineWidth = 1;
+      for (let i = 0; i < 10; i++) {
+        g.beginPath();
+        g.moveTo(x + i * 10, y + 10);
+        g.lineTo(x + i * 10 + 5, y);
+        g.lineTo(x + i * 10 + 10, y + 10);
+        g.closePath();
+        g.fill();
+        g.stroke();
+      }
+    } else if (type === "conveyor_left" || type === "conveyor_right") {
+      g.fillStyle = COLORS.conveyorDark;
+      const s = type === "conveyor_left" ? -1 : 1;
+      for (let i = 0; i < 4; i++) {
+        const cx = x + 14 + i * 24;
+        g.beginPath();
+        g.moveTo(cx - 6 * s, y + 3);
+        g.lineTo(cx + 6 * s, y + 8);
+        g.lineTo(cx - 6 * s, y + 13);
+        g.closePath();
+        g.fill();
+      }
+    } else if (type === "spring") {
+      g.strokeStyle = COLORS.springDark;
+      g.lineWidth = 2;
+      g.beginPath();
+      for (let i = 0; i <= 10; i++) g.lineTo(x + 5 + i * 9, y + (i % 2 ? 4 : 12));
+      g.stroke();
+    } else if (type === "fake") {
+      g.strokeStyle = COLORS.fakeDark;
+      g.lineWidth = 2;
+      g.beginPath();
+      for (let i = 1; i < 5; i++) { g.moveTo(x + i * 20, y + 2); g.lineTo(x + i * 20 - 6, y + PLAT_H - 2); }
+      g.stroke();
+    }
+  }
+
+  let layers = null;
+  const WALL_PERIOD = 64;
+  function getLayers() {
+    if (layers) return layers;
+    const platforms = {};
+    for (const t of TYPES) platforms[t] = spare(PLAT_W, PLAT_H, (g) => paintPlatform(g, t, 0, 0));
+    const legend = [
+      ["normal", "safe, +1 life"], ["spiked", "spikes: -4 life"], ["conveyor_right", "conveyor: pushes"],
+      ["spring", "spring: bounces"], ["fake", "flips away"],
+    ];
+    layers = {
+      platforms: platforms,
+      backdrop: spare(W, H, (g) => {
+        g.fillStyle = COLORS.outside;
+        g.fillRect(0, 0, W, H);
+        g.fillStyle = COLORS.shaft;
+        g.fillRect(SHAFT_L, HUD_H, SHAFT_R - SHAFT_L, H - HUD_H);
+        // legend of platform types on the right-hand side
+        textOutlined(g, "Ledges", 940, 110, "bold 24px sans-serif", "left");
+        legend.forEach(([t, label], i) => {
+          paintPlatform(g, t, 940, 150 + i * 56);
+          textOutlined(g, label, 1052, 158 + i * 56, "20px sans-serif", "left");
+        });
+        textOutlined(g, "Ceiling spikes: -4 life", 940, 150 + legend.length * 56 + 8, "20px sans-serif", "left");
+        textOutlined(g, "Falling out: game over", 940, 150 + legend.length * 56 + 40, "20px sans-serif", "left");
+        // ceiling and its spikes
+        g.fillStyle = COLORS.wallDark;
+        g.fillRect(SHAFT_L, HUD_H, SHAFT_R - SHAFT_L, SPIKE_BASE - HUD_H);
+        g.fillStyle = COLORS.spike;
+        g.strokeStyle = COLORS.spikeDark;
+        g.lineWidth = 1.5;
+        for (let x = SHAFT_L; x < SHAFT_R; x += 20) {
+          g.beginPath();
+          g.moveTo(x, SPIKE_BASE);
+          g.lineTo(x + 10, SPIKE_TIP);
+          g.lineTo(x + 20, SPIKE_BASE);
+          g.closePath();
+          g.fill();
+          g.stroke();
+        }
+      }),
+      // HUD strip with its fixed labels.
+      hud: spare(W, HUD_H, (g) => {
+        g.fillStyle = "#000000";
+        g.fillRect(0, 0, W, HUD_H);
+        textOutlined(g, "NS-Shaft", 20, HUD_H / 2, "bold 28px sans-serif", "left");
+        textOutlined(g, "Level 1", 160, HUD_H / 2 + 1, "20px sans-serif", "left");
+        textOutlined(g, "Life", 890, HUD_H / 2, "20px sans-serif", "left");
+      }),
+      // One wall strip, tall enough to be copied at any scroll offset.
+      wall: spare(24, H + WALL_PERIOD, (g) => {
+        g.fillStyle = COLORS.wall;
+        g.fillRect(0, 0, 24, H + WALL_PERIOD);
+        g.fillStyle = COLORS.wallDark;
+        for (let y = 0; y < H + WALL_PERIOD; y += 32) {
+          g.fillRect(0, y, 24, 3);
+          g.fillRect((y / 32) % 2 ? 6 : 16, y, 3, 32);
+        }
+      }),
+    };
+    return layers;
+  }
+
+  // The canvas keeps its pixels between frames, so after a full paint only the
+  // shaft (and the HUD) is repainted: the side panels and legend never change.
+  function drawWorld(c, full) {
+    const L = getLayers();
+    if (full) ctx.drawImage(L.backdrop, 0, 0);
+    else ctx.drawImage(L.backdrop, SHAFT_L, HUD_H, SHAFT_R - SHAFT_L, H - HUD_H, SHAFT_L, HUD_H, SHAFT_R - SHAFT_L, H - HUD_H);
+    const off = Math.floor(c.cameraY % WALL_PERIOD);
+    ctx.drawImage(L.wall, 0, off, 24, H - HUD_H, SHAFT_L - 24, HUD_H, 24, H - HUD_H);
+    ctx.drawImage(L.wall, 0, off, 24, H - HUD_H, SHAFT_R, HUD_H, 24, H - HUD_H);
+    // platforms (clipped below the ceiling)
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(SHAFT_L, SPIKE_BASE, SHAFT_R - SHAFT_L, H - SPIKE_BASE);
+    ctx.clip();
+    for (const p of c.plats) {
+      const y = Math.round(p.y - c.cameraY);
+      if (y > H || y + PLAT_H < SPIKE_BASE) continue;
+      if (c.isGone(p)) {
+        // flipped fake platform: drawn edge-on as a thin line
+        ctx.fillStyle = COLORS.fakeDark;
+        ctx.fillRect(p.x, y + PLAT_H / 2 - 1, PLAT_W, 3);
+      } else {
+        ctx.drawImage(L.platforms[p.type], p.x, y);
+      }
+    }
+    drawHero(c);
+    ctx.restore();
+    // spikes over everything in the shaft
+    ctx.drawImage(L.backdrop, SHAFT_L, HUD_H, SHAFT_R - SHAFT_L, SPIKE_TIP - HUD_H,
+      SHAFT_L, HUD_H, SHAFT_R - SHAFT_L, SPIKE_TIP - HUD_H);
+  }
+
+  function drawHero(c) {
+    const h = c.hero;
+    const x = Math.round(h.x);
+    const y = Math.round(h.y - c.cameraY);
+    // after a hit the hero is drawn half transparent (never hidden)
+    ctx.globalAlpha = h.invuln > 0 && Math.floor(h.invuln / 6) % 2 === 0 ? 0.5 : 1;
+    ctx.fillStyle = COLORS.hero;
+    ctx.strokeStyle = "#FFFFFF";
+    ctx.lineWidth = 2;
+    ctx.fillRect(x, y, HERO_W, HERO_H);
+    ctx.strokeRect(x + 1, y + 1, HERO_W - 2, HERO_H - 2);
+    ctx.fillStyle = "#FFFFFF";
+    const look = h.vx < 0 ? -3 : h.vx > 0 ? 3 : 0;
+    ctx.fillRect(x + 8 + look, y + 10, 6, 7);
+    ctx.fillRect(x + 18 + look, y + 10, 6, 7);
+    ctx.fillStyle = "#0B2A5B";
+    ctx.fillRect(x + 10 + look, y + 12, 3, 4);
+    ctx.fillRect(x + 20 + look, y + 12, 3, 4);
+    ctx.globalAlpha = 1;
+  }
+
+  function drawHud(c) {
+    ctx.drawImage(getLayers().hud, 0, 0);
+    const secs = (Math.round(c.playTicks * 1000 / TICK_HZ) / 1000).toFixed(1);
+    textOutlined(ctx, "Time " + secs + " s", W / 2, HUD_H / 2, "bold 28px sans-serif", "center");
+    const life = c.hero.life;
+    for (let i = 0; i < LIFE_MAX; i++) {
+      ctx.fillStyle = i < life ? (life <= 4 ? COLORS.lifeLow : COLORS.lifeOn) : COLORS.lifeOff;
+      ctx.fillRect(940 + i * 16, 16, 12, 24);
+    }
+    textOutlined(ctx, "B" + c.floor(), W - 20, HUD_H / 2, "bold 28px sans-serif", "right");
+  }
+
+  function drawOverlay(c) {
+    if (c.status !== "terminal") return;
+    const lines = [
+      { text: "GAME OVER \u2013 " + c.reason, font: "bold 36px sans-serif" },
+      { text: "Time " + (c.playTicks / TICK_HZ).toFixed(1) + " s  \u00b7  B" + c.floor(), font: "bold 28px sans-serif" },
+      { text: "Press Enter to play again", font: "20px sans-serif" },
+    ];
+    const pw = 560, ph = 40 + lines.length * 46;
+    const px = (W - pw) / 2, py = (H - ph) / 2 - 20;
+    ctx.fillStyle = "rgba(0,0,0,0.7)";
+    ctx.fillRect(px, py, pw, ph);
+    ctx.strokeStyle = "rgba(255,255,255,0.8)";
+    ctx.lineWidth = 2;
+    ctx.strokeRect(px, py, pw, ph);
+    lines.forEach((ln, k) => textOutlined(ctx, ln.text, W / 2, py + 43 + k * 46, ln.font, "center"));
+  }
+
+  function render(full) {
+    dirty = false;
+    if (!core) {
+      ctx.fillStyle = "#111";
+      ctx.fillRect(0, 0, W, H);
+      return;
+    }
+    drawWorld(core, full);
+    drawHud(core);
+    drawOverlay(core);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
+  // ---------------------------------------------------------------------------
+  const TICK_MS = 1000 / TICK_HZ;
+  const MAX_FRAME_MS = 250;
+  const MAX_TICKS_PER_FRAME = 15;
+  let core = null;
+  let attempts = 0;
+  let seed = 42;
+  let level = 1;
+  let lastFrame = null;
+  let acc = 0;
+  let dirty = true;
+
+  function runTick() {
+    const held = consumeHeld();
+    if (!core || core.status === "terminal") return;   // input ignored until reset
+    core.tick({ left: held.has("ArrowLeft"), right: held.has("ArrowRight") });
+    dirty = true;
+  }
+
+  function frame(now) {
+    if (lastFrame !== null) {
+      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
+      let n = 0;
+      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
+        runTick();
+        acc -= TICK_MS;
+        n++;
+      }
+      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
+    }
+    lastFrame = now;
+    if (dirty) render();
+    requestAnimationFrame(frame);
+  }
+
+  // ---------------------------------------------------------------------------
+  // window.gameAPI
+  // ---------------------------------------------------------------------------
+  function startEpisode() {
+    clearInput();
+    core = createCore(seed, level);
+    attempts++;
+    render(true);                  // the first screenshot is already current
+  }
+
+  const api = {
+    capabilities: { supports_seed: true, supports_inplace_reset: true, supports_level_select: false },
+
+    init(config) {
+      config = config || {};
+      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
+      level = 1;                   // no levels (supports_level_select = false)
+      attempts = 0;
+      startEpisode();
+      return { ok: true, method: "init" };
+    },
+
+    reset(options) {
+      options = options || {};
+      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
+      startEpisode();
+      return { ok: true, method: "inplace" };
+    },
+
+    getState() {
+      const s = (core || createCore(seed, level)).snapshot();
+      return {
+        gameId: GAME_ID,
+        seed: seed,
+        timestampMs: Date.now(),   // the harness's virtual clock
+        gameTimeMs: core ? s.gameTimeMs : 0,
+        status: core ? s.status : "loading",
+        terminal: s.terminal,
+        game_state: {
+          score: s.floor,
+          floor: s.floor,
+          level: s.level,
+          life: s.life,
+          completion_progress: Math.min(1, s.gameTimeMs / TIME_FOR_FULL_PROGRESS),
+          camera_y: s.cameraY,
+          rise_speed: s.rise,
+          player: s.player,
+          platforms: s.platforms,
+        },
+        metrics: {
+          primary_score: s.floor,
+          life: s.life,
+          floor: s.floor,
+          landings: s.landings,
+          damage_taken: s.damage,
+          attempts: attempts,
+          deaths: s.deaths,
+        },
+        raw: {
+          ticks: s.ticks,
+          play_ticks: s.playTicks,
+          shaft: [SHAFT_L, SHAFT_R],
+          spike_tip_screen_y: SPIKE_TIP,
+          hero_size: [HERO_W, HERO_H],
+        },
+      };
+    },
+  };
+
+  window.gameAPI = api;
+  // Private handle for oracle.js only: always the live episode's core.
+  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
+
+  // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays
+  // 1280x720. Under the harness the viewport is exactly 1280x720 anyway.
+  function fitCanvas() {
+    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
+    canvas.style.width = Math.floor(W * scale) + "px";
+    canvas.style.height = Math.floor(H * scale) + "px";
+  }
+  if (!window.__GW_HARNESS__) {
+    window.addEventListener("resize", fitCanvas);
+    fitCanvas();
+  }
+
+  render();
+  requestAnimationFrame(frame);
+  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+})();
