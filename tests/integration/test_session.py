@@ -92,21 +92,25 @@ def test_unknown_model_is_one_clear_error(project):
 
 def test_random_agent_parallel_session_writes_results_and_summary(project):
     results = project / "out"
+    # Three games of three genres keep it quick; what is checked does not grow with the catalog.
+    games = ("01-2048", "13-flappy-bird", "19-minesweeper")
+    tasks = [t for t in CAT.tasks if t.game in games]
     r = run_pytest("--gw-model", "random", "-n", "2", "--gw-results", str(results), "--gw-session", "s1",
-                   "--junitxml", str(project / "junit.xml"), "-v", cwd=project)
+                   "--junitxml", str(project / "junit.xml"), "-v", "-k", " or ".join(games), cwd=project)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     lines = [json.loads(x) for x in (results / "s1" / "results.jsonl").read_text().splitlines()]
-    assert len(lines) == N_TASKS
-    assert {ln["task"] for ln in lines} == {t.id for t in CAT.tasks}
+    assert len(lines) == len(tasks)
+    assert {ln["task"] for ln in lines} == {t.id for t in tasks}
     assert all(ln["status"] == "ok" and ln["steps"] > 0 and ln["model"] == "random" for ln in lines)
     assert "GameWorld summary" in r.stdout and "random (generalist)" in r.stdout
     # One outcome word per run, matching its record: SOLVED, else PG <progress>%.
     words = {item: word for word, item in re.findall(r"(SOLVED|PG \d+%) (\S+\[random\])", r.stdout)}
-    assert len(words) == N_TASKS, r.stdout[-3000:]
+    assert len(words) == len(tasks), r.stdout[-3000:]
     for ln in lines:
         expected = "SOLVED" if ln["success"] else f"PG {100 * ln['progress']:.0f}%"
         assert words[ln["item"]] == expected, (ln["item"], words[ln["item"]], expected)
-    assert f"{N_TASKS + 1} passed" in r.stdout  # and the project's own test
+    # The benchmark alone: with a model and no path, the project's own test_own.py is not collected.
+    assert f"{len(tasks)} passed" in r.stdout and "test_own" not in r.stdout
     for ln in lines:
         assert ln["trajectory"] == f"runs/{ln['genre']}/{ln['game']}/{ln['task']}/random/attempt-1/steps.jsonl"
         assert (results / "s1" / ln["trajectory"]).exists()
