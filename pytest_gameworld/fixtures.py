@@ -11,7 +11,7 @@ import pytest_asyncio
 from .agents import Agent, make_agent
 from .cases import Case
 from .catalog import Catalog, load_catalog
-from .runner import RunConfig
+from .runner import RunConfig, seat_agents
 from .sandbox import GameServer, GameSession, find_browser, launch_browser
 from .settings import Settings
 from .sessions import new_attempt_dir
@@ -88,6 +88,12 @@ async def gw_game(gw_browser: BrowserHost, gw_server: GameServer, gw_case: Case,
 @pytest.fixture
 def gw_agent(gw_case: Case) -> Agent:
     return make_agent(gw_case.model)
+
+
+@pytest.fixture
+def gw_agents(gw_case: Case, gw_agent: Agent) -> dict[str, Agent]:
+    """One agent per role: gw_agent plays the first role, each further role a fresh agent of the same spec."""
+    return seat_agents(gw_agent, gw_case.game, gw_case.model)
 
 
 @pytest.fixture

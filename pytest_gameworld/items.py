@@ -14,7 +14,7 @@ from .settings import Settings
 
 @pytest.mark.asyncio(loop_scope="session")
 async def test_gameworld(request: pytest.FixtureRequest, gw_settings: Settings, gw_game: GameSession,
-                         gw_agent: Agent, gw_run_config: RunConfig) -> None:
+                         gw_agents: dict[str, Agent], gw_run_config: RunConfig) -> None:
     """Play the run to its end; it passes when played and scored, solved or not."""
     if gw_settings.max_cost > 0:
         spent = session_spend(gw_run_config.results_path)
@@ -24,8 +24,8 @@ async def test_gameworld(request: pytest.FixtureRequest, gw_settings: Settings, 
                       gw_settings.max_consecutive_faults)
     if stopped:
         pytest.skip(stopped)
-    record, final_state = await play(gw_game, gw_agent, gw_run_config)
+    record, final_state = await play(gw_game, gw_agents, gw_run_config)
     request.node.user_properties.extend(record.properties())
-    expected = getattr(gw_agent, "final_state", None)
-    if expected is not None and expected != final_state:
+    expected = [s for s in (getattr(a, "final_state", None) for a in gw_agents.values()) if s is not None]
+    if expected and expected[0] != final_state:
         pytest.fail("replay diverged: the final state differs from the recorded one", pytrace=False)

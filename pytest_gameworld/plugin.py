@@ -14,7 +14,8 @@ from . import items as benchmark_items
 from .cases import INTERFACES, build_cases, game_mark, split_model_refs
 from .catalog import GENRES, CatalogError, load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
-    gw_agent, gw_browser, gw_case, gw_catalog, gw_game, gw_run_config, gw_server, gw_session_dir, gw_settings,
+    gw_agent, gw_agents, gw_browser, gw_case, gw_catalog, gw_game, gw_run_config, gw_server, gw_session_dir,
+    gw_settings,
 )
 from .breaker import PREFIX, tripped
 from .gate import GateConfig, format_comparison

@@ -119,6 +119,8 @@ class RunRecord:
     error: str | None = None
     finished_at: str | None = None
     versions: dict[str, str] = field(default_factory=dict)
+    # Each role's own validity counts (one entry for single-role games); the run totals above sum them.
+    roles: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def begin(cls, *, item: str, task: TaskSpec, game: GameSpec, model: ModelSpec, role: str, seed: int,
@@ -129,7 +131,10 @@ class RunRecord:
                    started_at=now, max_steps=max_steps, catalog_version=catalog_version, session=session,
                    trajectory=trajectory, score_start=task.start, score_target=task.target, versions=versions())
 
-    def _measure(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str) -> None:
+    def _measure(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str,
+                 per_role: dict[str, "Tally"] | None) -> None:
+        self.roles = {name: {"valid": t.valid, "ntc": t.ntc, "oos": t.oos, "extra_calls": t.extra_calls}
+                      for name, t in (per_role or {}).items()}
         self.success, self.progress = ev.success, round(ev.progress, 6)
         self.score_best = ev.best if ev.history else None
         self.steps, self.episodes = steps, ev.episodes
@@ -143,13 +148,13 @@ class RunRecord:
         self.finished_at = now
 
     def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "Tally", elapsed_s: float,
-               now: str) -> None:
-        self._measure(ev, steps, tally, elapsed_s, now)
+               now: str, per_role: dict[str, "Tally"] | None = None) -> None:
+        self._measure(ev, steps, tally, elapsed_s, now, per_role)
         self.status, self.stop_reason = "ok", stop
 
     def fail(self, exc: BaseException, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float,
-             now: str) -> None:
-        self._measure(ev, steps, tally, elapsed_s, now)
+             now: str, per_role: dict[str, "Tally"] | None = None) -> None:
+        self._measure(ev, steps, tally, elapsed_s, now, per_role)
         self.status, self.stop_reason = "error", "error"
         self.error = f"{type(exc).__name__}: {exc}"
 

@@ -11,7 +11,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 from urllib.parse import urlsplit
 
 from .actions import Action
@@ -237,50 +237,61 @@ class GameSession:
 
     async def execute(self, action: Action) -> None:
         """Run one action as real input events while the clock advances by its duration."""
+        await self.execute_together([action])
+
+    async def execute_together(self, actions: Sequence[Action]) -> None:
+        """Run several roles' actions in one time window (games.md 1.10).
+
+        Every action starts at the same virtual instant (in the order given); the clock then runs to
+        each action's end in turn, shortest first, where that action ends (its keys come up). The
+        clock advances by the longest duration in all.
+        """
         try:
-            await self._input(action)
+            for a in actions:
+                await self._begin(a)
+            elapsed = 0
+            for a in sorted(actions, key=lambda a: a.duration_ms):  # stable: equal ends in the given order
+                await self.advance(a.duration_ms - elapsed)
+                elapsed = max(elapsed, a.duration_ms)
+                await self._end(a)
         except HarnessError:
             raise
         except Exception as exc:
             raise HarnessError(f"{self.game.id}: input failed: {str(exc).splitlines()[0]}") from exc
         self.check()
 
-    async def _input(self, a: Action) -> None:
+    async def _begin(self, a: Action) -> None:
+        """The input events that start an action, sent at its first instant."""
         kb, mouse = self.page.keyboard, self.page.mouse
         if a.kind in ("press_key", "press_keys"):
             for k in a.keys:
                 await kb.down(k)
-            await self.advance(a.duration_ms)
-            for k in reversed(a.keys):
-                await kb.up(k)
         elif a.kind == "type":
             # One call for the whole text (not one per character); a character with no key
             # (e.g. "é") is inserted as text instead of failing the run.
             await kb.type(a.text)
-            await self.advance(a.duration_ms)
         elif a.kind in ("click", "right_click"):
             await mouse.click(a.x, a.y, button=a.button)
-            await self.advance(a.duration_ms)
         elif a.kind == "click_hold":
             await mouse.move(a.x, a.y)
             await mouse.down()
-            await self.advance(a.duration_ms)
-            await mouse.up()
         elif a.kind == "drag":
             await mouse.move(a.x, a.y)
             await mouse.down()
             await mouse.move(a.to_x, a.to_y, steps=8)
-            await self.advance(a.duration_ms)
-            await mouse.up()
-        elif a.kind == "mouse_move":
+        elif a.kind in ("mouse_move", "scroll"):
             await mouse.move(a.x, a.y)
-            await self.advance(a.duration_ms)
-        elif a.kind == "scroll":
-            await mouse.move(a.x, a.y)
-            await mouse.wheel(a.dx, a.dy)
-            await self.advance(a.duration_ms)
-        else:  # wait
-            await self.advance(a.duration_ms)
+            if a.kind == "scroll":
+                await mouse.wheel(a.dx, a.dy)
+        # wait: nothing starts, only time passes
+
+    async def _end(self, a: Action) -> None:
+        """The input events that end an action once its duration has passed (held keys and buttons up)."""
+        if a.kind in ("press_key", "press_keys"):
+            for k in reversed(a.keys):
+                await self.page.keyboard.up(k)
+        elif a.kind in ("click_hold", "drag"):
+            await self.page.mouse.up()
 
     async def oracle_act(self, task: dict[str, Any], role: str) -> Any:
         """Ask the game's oracle.js for its next control (loaded on first use)."""

@@ -23,7 +23,9 @@ class _Builtin:
 
     async def begin(self, ctx: RunContext) -> None:
         self.ctx = ctx
-        self.rng = random.Random(f"{type(self).__name__}:{ctx.seed}")
+        # Each role of a multi-role game draws its own stream (single-role seeds stay as they were).
+        role = f":{ctx.role_name}" if len(ctx.game.roles) > 1 else ""
+        self.rng = random.Random(f"{type(self).__name__}:{ctx.seed}{role}")
 
     async def close(self) -> None:
         pass
@@ -96,7 +98,8 @@ class OracleAgent(_Builtin):
 
 
 class ReplayAgent(_Builtin):
-    """Re-executes a recorded trajectory (steps.jsonl): same actions, same latencies."""
+    """Re-executes a recorded trajectory (steps.jsonl): same actions, same latencies; in a
+    multi-role run each role replays its own part of every step."""
 
     def __init__(self, path: str) -> None:
         super().__init__()
@@ -122,6 +125,11 @@ class ReplayAgent(_Builtin):
         if obs.step >= len(self.steps):
             raise AgentError(f"trajectory {self.path} has only {len(self.steps)} steps")
         rec = self.steps[obs.step]
+        if "roles" in rec:
+            assert self.ctx is not None
+            if self.ctx.role_name not in rec["roles"]:
+                raise AgentError(f"trajectory {self.path} has no role {self.ctx.role_name!r} at step {obs.step}")
+            rec = rec["roles"][self.ctx.role_name]
         executed = dict(rec["verdict"]["action"])
         kind, ms = executed.pop("kind"), executed.pop("duration_ms")
         executed["keys"] = tuple(executed.get("keys", ()))

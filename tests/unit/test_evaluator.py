@@ -76,6 +76,19 @@ def test_requires_must_hold_for_success():
     assert r.success
 
 
+@pytest.mark.parametrize("continue_on_fail", [True, False])
+def test_level_finished_with_a_requirement_unmet_ends_the_episode_as_a_failure(continue_on_fail):
+    t = task(score={"aggregate": "sum", "fields": ["game_state.a", "game_state.b"]}, target=4,
+             requires=[{"field": "game_state.a", "min": 1}, {"field": "game_state.b", "min": 1}],
+             continue_on_fail=continue_on_fail)
+    ev = Evaluator(t)
+    done = {"status": "terminal", "terminal": {"isTerminal": True, "outcome": "success", "reason": "level_complete"},
+            "game_state": {"a": 4, "b": 0}}
+    r = ev.observe(done, 3)
+    assert r.score == 4 and not r.success and not ev.success
+    assert (r.reset, r.stop) == ((True, None) if continue_on_fail else (False, "terminal"))
+
+
 def test_min_aggregate():
     t = task(score={"aggregate": "min", "fields": ["game_state.a", "game_state.b"]})
     assert task_score(t, {"game_state": {"a": 4, "b": 2}}) == 2
