@@ -17,23 +17,25 @@ class SimulatedLatency:
     """
 
     def __init__(self, agent: Agent, latency_ms: int) -> None:
-        self._agent, self.latency_ms = agent, latency_ms
+        self.agent, self.latency_ms = agent, latency_ms
         self.interface, self.needs_pixels = agent.interface, agent.needs_pixels
 
     def __getattr__(self, name: str) -> Any:  # e.g. the replay agent's final_state
-        return getattr(self._agent, name)
+        if name == "agent":  # not set yet (a copy in the making): no recursion
+            raise AttributeError(name)
+        return getattr(self.agent, name)
 
     async def begin(self, ctx: RunContext) -> None:
-        await self._agent.begin(ctx)
+        await self.agent.begin(ctx)
 
     async def act(self, obs: Observation) -> AgentReply:
-        reply = await self._agent.act(obs)
+        reply = await self.agent.act(obs)
         if reply.latency_ms is None:  # a replayed step keeps its recorded latency
             reply.latency_ms = self.latency_ms
         return reply
 
     async def close(self) -> None:
-        await self._agent.close()
+        await self.agent.close()
 
 
 def _builtin(spec: ModelSpec) -> Agent:

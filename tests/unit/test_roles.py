@@ -27,7 +27,7 @@ def test_a_single_agent_takes_the_first_role_and_the_others_get_fresh_agents_of_
     mine = RandomAgent()
     seats = seat_agents(mine, game, spec)
     assert list(seats) == ["blue", "red"] and seats["blue"] is mine
-    assert isinstance(seats["red"], RandomAgent) and seats["red"] is not mine
+    assert isinstance(seats["red"].agent, RandomAgent) and seats["red"] is not mine  # wrapped: SimulatedLatency
     assert seat_agents({"red": NoopAgent(), "blue": mine}, game, spec)["blue"] is mine  # game.yaml's order
     with pytest.raises(ValueError, match="no agent for role"):
         seat_agents({"blue": mine}, game, spec)
