@@ -99,7 +99,7 @@ async def test_a_builtin_agent_with_simulated_latency_loses_exactly_that_game_ti
     assert all(abs(b - a - 1000) <= 17 for a, b in zip(paused, paused[1:])), paused
 
 
-def test_simulated_latency_must_be_whole_milliseconds(catalog):
+async def test_simulated_latency_must_be_whole_milliseconds(catalog):
     from pytest_gameworld.agents import make_agent
     from pytest_gameworld.catalog import CatalogError
 
