@@ -6,7 +6,7 @@
 // ticks survived, life left, then its position: well below the ceiling
 // spikes, clear of the bottom edge, standing on a normal ledge. The control
 // whose best future is best under the least favourable step timing wins;
-// ties go to `wait`.
+// ties go to `wait`. In `ready` a wait counts as no survival, so it starts.
 (function () {
   "use strict";
 
@@ -76,7 +76,7 @@
   window.gameOracle = {
     act(state, task, role) {
       const core = window.__gwCore;
-      if (!core || !state || state.status !== "playing") return { control: "wait", args: {} };
+      if (!core || !state || (state.status !== "playing" && state.status !== "ready")) return { control: "wait", args: {} };
       let best = null, bestV = null;
       for (const m of MOVES) {
         const v = worst(core, m);

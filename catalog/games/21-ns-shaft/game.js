@@ -109,7 +109,9 @@
     core.nextY = FIRST_PLAT_Y;
     core.harmRun = 0;             // harmful platforms in a row at the end of plats
     core.flips = {};              // fake platform k -> tick at which it flips away
-    core.status = "playing";
+    // Frozen until the first arrow (a departure shared with 04/09/11/14/26): a
+    // passive player would otherwise survive ~8 s and "solve" 21_01 by waiting.
+    core.status = "ready";
     core.outcome = null;
     core.reason = null;
     core.totalTicks = 0;
@@ -177,6 +179,10 @@
   // input = {left: boolean, right: boolean}: keys held during this tick.
   Core.prototype.tick = function (input) {
     this.totalTicks++;
+    if (this.status === "ready") {
+      if (!(input && (input.left || input.right))) return;
+      this.status = "playing";       // the starting press also applies
+    }
     if (this.status !== "playing") return;
     this.playTicks++;
     this.rise = Math.min(RISE_MAX, RISE0 + RISE_ACC * this.playTicks * DT);
@@ -601,6 +607,10 @@
   }
 
   function drawOverlay(c) {
+    if (c.status === "ready") {
+      textOutlined(ctx, "PRESS \u2190 OR \u2192 TO START", W / 2, 330, "bold 36px sans-serif", "center");
+      return;
+    }
     if (c.status !== "terminal") return;
     const lines = [
       { text: "GAME OVER \u2013 " + c.reason, font: "bold 36px sans-serif" },
@@ -646,8 +656,9 @@
   function runTick() {
     const held = consumeHeld();
     if (!core || core.status === "terminal") return;   // input ignored until reset
+    const before = core.playTicks;
     core.tick({ left: held.has("ArrowLeft"), right: held.has("ArrowRight") });
-    dirty = true;
+    if (core.playTicks !== before) dirty = true;   // a frozen `ready` world needs no redraw
   }
 
   function frame(now) {
