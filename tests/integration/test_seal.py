@@ -146,7 +146,7 @@ async def test_a_js_error_at_load_opens_the_session_and_faults_its_first_read(br
     game = probe_game(9, 9).model_copy(update={"id": "throws", "entry": "index.html"})
     session = await GameSession.open(browser, probe_files, game, seed=1)
     try:
-        with pytest.raises(HarnessError, match="throws: JS error: Error: broken at load"):
+        with pytest.raises(HarnessError, match="throws: JS error: broken at load"):
             await session.state()
     finally:
         await session.close()
