@@ -1,4 +1,4 @@
-"""The `gameworld` command: play, report, serve, validate."""
+"""The `gameworld` command: play, report, merge, list, snapshot, serve, validate."""
 
 from __future__ import annotations
 
@@ -77,6 +77,38 @@ def _report(args: argparse.Namespace) -> int:
     return status
 
 
+def _merge(args: argparse.Namespace) -> int:
+    """Shard sessions into one: refuse incomparable runs, report duplicates and gaps, print the table."""
+    from .merge import Source, merge, refusal, write_merged
+    from .results import format_table
+    from .sessions import outcome
+    from .gate import GateConfig
+
+    try:
+        sources = [Source.load(Path(p)) for p in args.sessions]
+        problem = refusal(sources)
+        if problem:
+            raise ValueError(problem)
+        merged = merge(sources)
+        write_merged(sources, merged, args.out)
+    except ValueError as exc:
+        print(f"gameworld merge: {exc}", file=sys.stderr)
+        return 2
+    res = outcome(merged.records, [], GateConfig())
+    print(f"merged {len(sources)} session(s) into {args.out}: {len(merged.records)} record(s), "
+          f"{res.runs} scored run(s), {len(merged.duplicates)} duplicate(s), {len(merged.gaps)} gap(s)")
+    for line in merged.notes:
+        print(line)
+    for title, lines in (("duplicates (each attempt kept; the latest scored one counts)", merged.duplicates),
+                         ("gaps (recorded as missing runs: a gate fails on them)", merged.gaps)):
+        if lines:
+            print(f"{title}:")
+            print("\n".join(f"  {line}" for line in lines))
+    if res.summaries:
+        print("\n".join(format_table(res.summaries)))
+    return 0
+
+
 def _list(args: argparse.Namespace) -> int:
     from .catalog import CatalogError, load_catalog
     from .listing import catalog_rows
@@ -151,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--out", type=Path, default=Path("reports/gallery"))
     s.add_argument("--catalog", type=Path, default=None)
     s.add_argument("--browser-path", default=None)
+    mg = sub.add_parser("merge", help="combine shard sessions (--gw-shard K/N) into one session folder")
+    mg.add_argument("sessions", nargs="+", metavar="SESSION", help="session folders, one per shard")
+    mg.add_argument("--out", type=Path, required=True, help="the merged session folder (new or empty)")
     sub.add_parser("serve", help="a loopback model endpoint for tests (see gameworld serve --help)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "play":
@@ -161,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         return _snapshot(args)
     if args.command == "list":
         return _list(args)
+    if args.command == "merge":
+        return _merge(args)
     return _validate(args) if args.command == "validate" else _report(args)
 
 

@@ -14,7 +14,7 @@ from . import items as benchmark_items
 from .cases import INTERFACES, build_cases, game_mark, split_model_refs
 from .catalog import GENRES, CatalogError, load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
-    gw_agent, gw_agents, gw_browser, gw_case, gw_catalog, gw_game, gw_run_config, gw_server, gw_session_dir,
+    gw_agent, gw_agents, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_run_config, gw_session_dir,
     gw_settings,
 )
 from .breaker import PREFIX, tripped
@@ -22,9 +22,10 @@ from .gate import GateConfig, format_comparison
 from .results import format_table, read_jsonl
 from .sessions import (
     Outcome, build_gate, case_key, catalog_version, new_session_name, outcome, point_latest, resolve_session,
-    reuse_problem, scored_keys,
+    reuse_problem, scored_keys, write_plan,
 )
 from .settings import Settings, add_options, given_options
+from .shards import build_plan, plan_run
 from .state import CASES, CATALOG, CATALOG_VERSION, SCORED_BEFORE, SESSION_DIR, SETTINGS
 
 NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NAME in the ini file, "
@@ -92,6 +93,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[SESSION_DIR] = Path(worker["gw_session_dir"])
         config.stash[CATALOG_VERSION] = worker["gw_catalog_version"]
         config.stash[SCORED_BEFORE] = {tuple(k): v for k, v in worker["gw_scored_before"]}
+        config.pluginmanager.register(_Planner(inert), "gameworld-planner")
         return
     session_dir = _session_dir(config, settings).resolve()
     version = catalog_version(catalog.root)
@@ -109,6 +111,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.self_contained_html = True
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "gameworld-xdist")
+    config.pluginmanager.register(_Planner(inert), "gameworld-planner")
     if config.pluginmanager.hasplugin("html"):
         from . import report
 
@@ -196,6 +199,39 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         where = scored_before.get(case_key(case, settings.seed, settings.realtime))
         if where is not None:
             item.add_marker(pytest.mark.skip(reason=f"scored in {where}"))
+
+
+class _Planner:
+    """After every other selection (-k, -m, --lf): keep this shard's runs and write the session's plan.json."""
+
+    def __init__(self, inert: bool) -> None:
+        self.inert = inert
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        settings = config.stash[SETTINGS]
+        protocol = "realtime" if settings.realtime else "paused"
+        ours: dict[str, pytest.Item] = {}
+        runs = []
+        for item in items:
+            case = getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+            if case is not None:
+                ours[case.node_id] = item
+                runs.append(plan_run(case, case.seed(settings.seed), protocol))
+        if not runs:
+            return
+        options = {"seed": settings.seed, "protocol": protocol, "max_steps": settings.max_steps,
+                   "catalog_version": config.stash.get(CATALOG_VERSION, "")}
+        plan = build_plan(runs, settings.shard, options)
+        if settings.shard:
+            keep = set(plan["selected"])
+            dropped = [i for name, i in ours.items() if name not in keep]
+            if dropped:
+                gone = set(map(id, dropped))
+                items[:] = [i for i in items if id(i) not in gone]
+                config.hook.pytest_deselected(items=dropped)
+        if not self.inert:
+            write_plan(config.stash[SESSION_DIR], plan)
 
 
 def _props(report: pytest.TestReport) -> dict[str, Any]:

@@ -1,13 +1,11 @@
-"""The browser sandbox: loopback game server, Chromium, pages under a virtual clock, input, state."""
+"""The browser sandbox: Chromium (local or remote), pages under a virtual clock, input, state."""
 
 from __future__ import annotations
 
 import base64
 import functools
-import http.server
 import os
 import shutil
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +14,7 @@ from urllib.parse import urlsplit
 
 from .actions import Action
 from .catalog import GameSpec
+from .origin import GameFiles
 from .seal import CONTEXT_OPTIONS, SEAL_FLAGS, seal
 
 CHROMIUM_FLAGS = [
@@ -82,34 +81,6 @@ def find_browser(explicit: str | None) -> str | None:
     return None
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        pass
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-
-class GameServer:
-    """Serves the catalog's game folders on 127.0.0.1 at a random free port."""
-
-    def __init__(self, games_dir: Path) -> None:
-        handler = functools.partial(_QuietHandler, directory=str(games_dir))
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._httpd.daemon_threads = True
-        self.origin = f"http://127.0.0.1:{self._httpd.server_address[1]}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="gw-game-server", daemon=True)
-        self._thread.start()
-
-    def url(self, game: GameSpec) -> str:
-        return f"{self.origin}/{game.id}/{game.entry}"
-
-    def close(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-
 async def launch_browser(playwright: Any, executable: str | None, headed: bool = False) -> Any:
     """Launch Chromium with the sandbox flags; a missing browser is one clear error."""
     try:
@@ -137,15 +108,18 @@ class GameSession:
     _oracle_loaded: bool = False
 
     @classmethod
-    async def open(cls, browser: Any, server: GameServer, game: GameSpec, seed: int) -> "GameSession":
+    async def open(cls, browser: Any, files: GameFiles, game: GameSpec, seed: int) -> "GameSession":
         vp = game.viewport
-        context = await browser.new_context(viewport={"width": vp.width, "height": vp.height}, device_scale_factor=1,
-                                            **CONTEXT_OPTIONS)
+        try:
+            context = await browser.new_context(viewport={"width": vp.width, "height": vp.height},
+                                                device_scale_factor=1, **CONTEXT_OPTIONS)
+        except Exception as exc:  # a browser that died (or whose server went away) since the last run
+            raise HarnessError(f"{game.id}: could not open a browser context: {str(exc).splitlines()[0]}") from exc
         try:
             page = await context.new_page()
             session = cls(game, page, context, await context.new_cdp_session(page))
-            await context.route("**/*", functools.partial(session._route, server.origin))
-            await seal(context, page, server.origin, session.blocked)
+            await context.route("**/*", functools.partial(session._route, files))
+            await seal(context, page, session.blocked)
             page.on("pageerror", lambda err: session.errors.append(f"JS error: {err}"))
             page.on("crash", lambda _: session.errors.append("page crashed"))
             await page.clock.install(time=CLOCK_EPOCH_S)
@@ -153,17 +127,24 @@ class GameSession:
             # page's first virtual instant identical on every run.
             await page.clock.pause_at(CLOCK_EPOCH_S + 60)
             await page.add_init_script(_INIT_SCRIPT % {"seed": seed & 0xFFFFFFFF, "origin_ms": CLOCK_EPOCH_S * 1000})
-            await page.goto(server.url(game), wait_until="load")
-        except BaseException:
-            await context.close()
+            await page.goto(files.url(game), wait_until="load")
+        except BaseException as exc:
+            try:
+                await context.close()
+            except Exception:
+                pass  # the browser is gone: nothing left to close
+            if isinstance(exc, Exception) and not isinstance(exc, HarnessError):
+                raise HarnessError(f"{game.id}: could not open the game page: {str(exc).splitlines()[0]}") from exc
             raise
-        session.check(network=False)  # an attempt at load is the run's fault, recorded by the runner
+        # Faults while loading (a JS error, a blocked request) are the run's: the runner's first read
+        # raises them, so they land in its record instead of failing the fixture with no record.
         return session
 
-    async def _route(self, origin: str, route: Any) -> None:
+    async def _route(self, files: GameFiles, route: Any) -> None:
         url = route.request.url
-        parts = urlsplit(url)
-        if f"{parts.scheme}://{parts.netloc}" == origin or parts.scheme in ("data", "blob", "about"):
+        if files.owns(url):
+            await files.fulfil(route)
+        elif urlsplit(url).scheme in ("data", "blob", "about"):
             await route.continue_()
         else:
             self.blocked.append(url)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +68,25 @@ def new_attempt_dir(run_root: Path) -> Path:
             return path
         except FileExistsError:
             n += 1
+
+
+PLAN = "plan.json"
+
+
+def write_plan(session_dir: Path, plan: dict[str, Any]) -> None:
+    """The session's first plan stays: a later --lf or --gw-resume pass plays part of the same selection."""
+    path = session_dir / PLAN
+    if path.exists():
+        return
+    session_dir.mkdir(parents=True, exist_ok=True)
+    tmp = session_dir / f".{PLAN}.{os.getpid()}"
+    tmp.write_text(json.dumps(plan, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def read_plan(session_dir: Path) -> dict[str, Any] | None:
+    path = session_dir / PLAN
+    return json.loads(path.read_text()) if path.is_file() else None
 
 
 def case_key(case: Case, base_seed: int, realtime: bool) -> RunKey:

@@ -9,6 +9,8 @@ from typing import Any
 
 import yaml
 
+from .shards import parse_shard
+
 # name, kind, default, help; every option is --gw-<name> and ini gw_<name>.
 OPTIONS: list[tuple[str, str, Any, str]] = [
     ("model", "list", [], "model spec to benchmark (name, alias or YAML path); repeatable or comma-separated"),
@@ -36,6 +38,11 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
                                     "(0: each model spec's step_timeout_s)"),
     ("max-consecutive-faults", "int", 3, "skip a model's remaining runs after this many consecutive runs "
                                          "failed on the same endpoint error (0: never)"),
+    ("browser-endpoint", "list", [], "a Playwright browser server (ws://host:port/, from `playwright run-server`) "
+                                     "to use instead of launching Chromium; repeatable, workers take them "
+                                     "round-robin"),
+    ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
+                         "runs; combine the shards' sessions with `gameworld merge`"),
 ]
 MODEL_ENV = "GW_MODEL"
 
@@ -104,6 +111,8 @@ class Settings:
     gate_allow_missing: int = 0
     step_timeout: float = 0.0
     max_consecutive_faults: int = 3
+    browser_endpoints: list[str] = field(default_factory=list)
+    shard: tuple[int, int] | None = None
 
     @classmethod
     def from_config(cls, config: Any) -> "Settings":
@@ -126,6 +135,8 @@ class Settings:
             baseline=Path(raw["baseline"]) if raw["baseline"] else None, max_drop=max_drop,
             max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=max(0, int(raw["gate-allow-missing"])),
             step_timeout=float(raw["step-timeout"]), max_consecutive_faults=int(raw["max-consecutive-faults"]),
+            browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
+            shard=parse_shard(raw["shard"] or ""),
         )
 
     def model_overrides(self) -> dict[str, Any]:
