@@ -54,7 +54,7 @@ def gw_session_dir(pytestconfig: pytest.Config, gw_settings: Settings) -> Path:
 
 @pytest.fixture(scope="session")
 def gw_server(gw_catalog: Catalog) -> Iterator[GameServer]:
-    server = GameServer(gw_catalog.root / "games")
+    server = GameServer(gw_catalog.games_dir)
     yield server
     server.close()
 
@@ -78,7 +78,8 @@ def gw_case(request: pytest.FixtureRequest) -> Case:
 async def gw_game(gw_browser: BrowserHost, gw_server: GameServer, gw_case: Case,
                   gw_settings: Settings) -> AsyncIterator[GameSession]:
     browser = await gw_browser.get()
-    session = await GameSession.open(browser, gw_server, gw_case.game, gw_case.seed(gw_settings.seed))
+    session = await GameSession.open(browser, gw_server, gw_case.game, gw_case.seed(gw_settings.seed),
+                                     gw_case.task.url_suffix)
     try:
         yield session
     finally:
@@ -103,7 +104,8 @@ def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Setti
         item_id=gw_case.node_id, game=gw_case.game, task=gw_case.task, model=gw_case.model,
         seed=gw_case.seed(gw_settings.seed), repeat=gw_case.repeat,
         run_dir=new_attempt_dir(gw_session_dir / "runs" / gw_case.run_path),
-        results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.root / "prompts",
+        results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.prompts_dir,
         realtime=gw_settings.realtime, max_steps=gw_settings.max_steps or None,
         keep_frames=gw_settings.keep_frames, catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
+        catalog_source=gw_catalog.source,
     )
