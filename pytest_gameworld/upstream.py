@@ -257,6 +257,9 @@ def map_task(data: dict[str, Any], file: Path) -> tuple[TaskSpec, list[str]]:
         raise where.at("evaluator_config").at("score_field").error("required (or aggregate_score_fields)")
     if data.get("task_target_score_field") is None:
         raise where.at("task_target_score_field").error("required")
+    start, target = data.get("task_start_score_field") or 0.0, data["task_target_score_field"]
+    if isinstance(start, (int, float)) and isinstance(target, (int, float)) and not target > start:
+        raise where.at("task_target_score_field").error(f"{target} must be greater than the start {start}")
     end = {"field": cfg["end_field"], "equals": cfg.get("end_value", True)} if cfg.get("end_field") else None
     suffix = data.get("game_url_suffix")
     notes = []
@@ -264,9 +267,8 @@ def map_task(data: dict[str, Any], file: Path) -> tuple[TaskSpec, list[str]]:
         notes.append(f"{data['task_id']}: pause_during_inference is false; play it with --gw-rt")
     spec = _build(TaskSpec, {
         "id": str(data["task_id"]), "game": str(data["game_id"]), "instruction": str(data["task_prompt"]),
-        "score": score, "start": float(data.get("task_start_score_field") or 0.0),
-        "target": data["task_target_score_field"], "end": end,
-        "level": level_from_suffix(suffix), "max_steps": data.get("max_steps") or 100,
+        "score": score, "start": start, "target": target, "end": end,
+        "level": level_from_suffix(suffix), "max_steps": 100 if data.get("max_steps") is None else data["max_steps"],
         "continue_on_fail": bool(data.get("continue_on_fail", True)),
         "url_suffix": str(suffix) if suffix else None, "terminal_status": cfg.get("terminal_status")}, where)
     return spec, notes
