@@ -100,6 +100,8 @@ def _list(args: argparse.Namespace) -> int:
 
     print("\n".join(align_columns(rows)))
     print(f"{len(rows) - 1} {args.what}")
+    for line in catalog.left_out:
+        print(f"left out: {line}")
     return 0
 
 

@@ -267,3 +267,12 @@ def test_a_git_checkout_records_its_commit_and_a_remote_url_game_is_left_out(tmp
     assert cat.source["commit"] == "d" * 40
     assert list(cat.games) == ["92_mine-clicker"] and {t.game for t in cat.tasks} == {"92_mine-clicker"}
     assert any("remote url" in line and "91_line-walker" in line for line in cat.left_out)
+
+
+def test_gameworld_list_shows_the_checkout_and_what_it_left_out(capsys):
+    from pytest_gameworld.cli import main
+
+    assert main(["list", "tasks", "--catalog", str(FIXTURE)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].startswith("91_line-walker/91_01") and "6 tasks" in out
+    assert out[-1].startswith("left out: 1 of 3 upstream games left out") and "93_absent-game" in out[-1]
