@@ -12,12 +12,21 @@ from pathlib import Path
 def _validate(args: argparse.Namespace) -> int:
     from .validate import validate
 
-    catalog, problems = asyncio.run(validate(args.catalog, args.browser_path, not args.no_browser))
+    if args.catalog and args.catalog_opt and args.catalog != args.catalog_opt:
+        print("gameworld validate: name the catalog once (a path or --catalog)", file=sys.stderr)
+        return 2
+    catalog, problems = asyncio.run(validate(args.catalog or args.catalog_opt, args.browser_path, not args.no_browser))
     for p in problems:
         print(p, file=sys.stderr)
     if catalog is not None:
-        print(f"{catalog.root}: {len(catalog.games)} games, {len(catalog.tasks)} tasks, {len(catalog.models)} models, "
-              f"{'OK' if not problems else f'{len(problems)} problem(s)'}")
+        kind = f"{catalog.source['format']} catalog " if catalog.source else ""
+        commit = f" at commit {catalog.source['commit']}" if catalog.source.get("commit") else ""
+        for line in catalog.left_out:
+            print(f"left out: {line}")
+        for line in catalog.warnings:
+            print(f"warning: {line}")
+        print(f"{kind}{catalog.root}{commit}: {len(catalog.games)} games, {len(catalog.tasks)} tasks, "
+              f"{len(catalog.models)} models, {'OK' if not problems else f'{len(problems)} problem(s)'}")
     return 1 if problems else 0
 
 
@@ -123,6 +132,8 @@ def _list(args: argparse.Namespace) -> int:
 
     print("\n".join(align_columns(rows)))
     print(f"{len(rows) - 1} {args.what}")
+    for line in catalog.left_out:
+        print(f"left out: {line}")
     return 0
 
 
@@ -153,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser("validate", help="check the catalog (files, and score fields at each task's start)")
     v.add_argument("catalog", nargs="?", type=Path, default=None)
+    v.add_argument("--catalog", dest="catalog_opt", type=Path, default=None,
+                   help="our catalog folder or an upstream GameWorld checkout")
     v.add_argument("--browser-path", default=None)
     v.add_argument("--no-browser", action="store_true", help="check the files only")
     p = sub.add_parser("play", help="run the benchmark (extra arguments go to pytest, e.g. -n 4 -k puzzle)")

@@ -41,17 +41,17 @@ class BrowserHost:
                 self.browser = await launch_browser(self.playwright, self.executable, self.settings.headed)
         return self.browser
 
-    async def open(self, files: GameFiles, game: GameSpec, seed: int) -> GameSession:
+    async def open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None = None) -> GameSession:
         """A game page; a browser found dead on the way (crashed, or its server gone) is renewed once."""
         try:
-            return await GameSession.open(await self.get(), files, game, seed)
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix)
         except BrowserUnreachable:
             raise
         except HarnessError:
             # The disconnect may not have been noticed yet: drop the browser and try once on a fresh one.
             await self.close()
             self.browser = None
-            return await GameSession.open(await self.get(), files, game, seed)
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix)
 
     async def close(self) -> None:
         if self.browser is not None and self.browser.is_connected():
@@ -79,7 +79,7 @@ def gw_session_dir(pytestconfig: pytest.Config, gw_settings: Settings) -> Path:
 @pytest.fixture(scope="session")
 def gw_files(gw_catalog: Catalog) -> GameFiles:
     """The catalog's game files, answered inside each browser context (no server)."""
-    return GameFiles(gw_catalog.root / "games")
+    return GameFiles(gw_catalog.games_dir)
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -101,7 +101,8 @@ def gw_case(request: pytest.FixtureRequest) -> Case:
 async def gw_game(request: pytest.FixtureRequest, gw_browser: BrowserHost, gw_files: GameFiles, gw_case: Case,
                   gw_settings: Settings) -> AsyncIterator[GameSession]:
     try:
-        session = await gw_browser.open(gw_files, gw_case.game, gw_case.seed(gw_settings.seed))
+        session = await gw_browser.open(gw_files, gw_case.game, gw_case.seed(gw_settings.seed),
+                                        gw_case.task.url_suffix)
     except BrowserUnreachable as exc:
         # No later run could start either: stop the session after this one (xdist passes it on).
         request.session.shouldstop = str(exc)
@@ -130,7 +131,8 @@ def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Setti
         item_id=gw_case.node_id, game=gw_case.game, task=gw_case.task, model=gw_case.model,
         seed=gw_case.seed(gw_settings.seed), repeat=gw_case.repeat,
         run_dir=new_attempt_dir(gw_session_dir / "runs" / gw_case.run_path),
-        results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.root / "prompts",
+        results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.prompts_dir,
         realtime=gw_settings.realtime, max_steps=gw_settings.max_steps or None,
         keep_frames=gw_settings.keep_frames, catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
+        catalog_source=gw_catalog.source,
     )

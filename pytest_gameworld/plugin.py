@@ -63,6 +63,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"L{level}: GameWorld curriculum level {level}")
     for name in INTERFACES:
         config.addinivalue_line("markers", f"{name}: GameWorld agent interface {name}")
+    config.addinivalue_line("markers", "upstream: a task of an upstream GameWorld checkout (--gw-catalog)")
     try:
         settings = Settings.from_config(config)
     except ValueError as exc:
@@ -158,6 +159,16 @@ class _XdistHooks:
         node.workerinput["gw_session_dir"] = str(stash[SESSION_DIR])
         node.workerinput["gw_catalog_version"] = stash[CATALOG_VERSION]
         node.workerinput["gw_scored_before"] = [[list(k), v] for k, v in stash[SCORED_BEFORE].items()]
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """An imported catalog's origin, and the games it could not collect (one line per reason)."""
+    catalog = config.stash.get(CATALOG, None)
+    if catalog is None or not catalog.source:
+        return []
+    src = catalog.source
+    head = f"gameworld: {src['format']} catalog {src['path']}" + (f" at commit {src['commit']}" if src.get("commit") else "")
+    return [head, *catalog.left_out]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

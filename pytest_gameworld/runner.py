@@ -40,6 +40,7 @@ class RunConfig:
     max_steps: int | None = None
     keep_frames: bool = False
     catalog_version: str = ""
+    catalog_source: dict[str, str] = field(default_factory=dict)  # an imported catalog's format, path, commit
 
     @property
     def steps_budget(self) -> int:
@@ -253,6 +254,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         seed=cfg.seed, repeat=cfg.repeat, protocol="realtime" if cfg.realtime else "paused",
         max_steps=cfg.steps_budget, catalog_version=cfg.catalog_version, session=cfg.results_path.parent.name,
         trajectory=os.path.relpath(cfg.run_dir / "steps.jsonl", cfg.results_path.parent), now=_now())
+    record.catalog = dict(cfg.catalog_source)
     traj = Trajectory(cfg.run_dir)
     if len(seats) == 1:
         who: dict[str, Any] = {"role": seats[0].name, "prompt": seats[0].ctx.prompt.sections}
@@ -276,6 +278,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
             if ev.reset:
                 await run.settle(session.reset({}))
                 run.evaluator.begin_episode()
+                traj.write({"event": "reset", "step": run.steps, "method": session.resets[-1]})
         session.check()  # a blocked request or game error since the last read: decided before the record
         record.finish(run.evaluator, ev.stop, run.steps, run.tally, time.perf_counter() - started, _now(), per_role)
         end.update(status="ok", stop=ev.stop, success=run.evaluator.success, progress=run.evaluator.progress,
@@ -290,6 +293,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         finally:
             traj.write({**end, "steps": run.steps})
             traj.close()
+            record.resets = list(session.resets)
             append_jsonl(cfg.results_path, record.to_json())
     return record, run.state
 

@@ -22,7 +22,7 @@ LATEST = "latest"
 def catalog_version(root: Path) -> str:
     """A short hash of every file in the catalog (names and bytes), so changed games or tasks show."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts and ".git" not in p.parts):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:12]

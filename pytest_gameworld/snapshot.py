@@ -33,16 +33,16 @@ async def snapshot(catalog: Catalog, game_ids: list[str], out: Path, steps: int,
     out.mkdir(parents=True, exist_ok=True)
     spec = catalog.resolve_model(agent)
     written: list[Path] = []
-    files = GameFiles(catalog.root / "games")
+    files = GameFiles(catalog.games_dir)
     async with async_playwright() as pw:
         browser = await launch_browser(pw, find_browser(browser_path))
         for game_id in game_ids:
             task = pick_task(catalog, game_id, task_id)
-            session = await GameSession.open(browser, files, catalog.games[game_id], seed)
+            session = await GameSession.open(browser, files, catalog.games[game_id], seed, task.url_suffix)
             try:
                 with tempfile.TemporaryDirectory() as tmp:
                     cfg = RunConfig(f"snapshot/{task.id}", catalog.games[game_id], task, spec, seed, 0,
-                                    Path(tmp) / "run", Path(tmp) / "results.jsonl", catalog.root / "prompts",
+                                    Path(tmp) / "run", Path(tmp) / "results.jsonl", catalog.prompts_dir,
                                     max_steps=max(1, steps))
                     await play(session, make_agent(spec), cfg)
                 path = out / f"{game_id}.png"

@@ -15,12 +15,12 @@ async def check_start_states(catalog: Catalog, browser_path: str | None = None) 
     from playwright.async_api import async_playwright
 
     problems: list[str] = []
-    files = GameFiles(catalog.root / "games")
+    files = GameFiles(catalog.games_dir)
     async with async_playwright() as pw:
         browser = await launch_browser(pw, find_browser(browser_path))
         for task in catalog.tasks:
             game = catalog.games[task.game]
-            session = await GameSession.open(browser, files, game, seed=0)
+            session = await GameSession.open(browser, files, game, seed=0, url_suffix=task.url_suffix)
             try:
                 state = await session.init({"seed": 0, "level": task.level, "difficulty": task.difficulty,
                                             "task": task.oracle_view(), **task.init})
