@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from . import items as benchmark_items
+from . import progress
 from .cases import INTERFACES, build_cases, game_mark, split_model_refs
 from .catalog import GENRES, CatalogError, load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
@@ -18,6 +20,7 @@ from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_settings,
 )
 from .breaker import PREFIX, tripped
+from .faults import fault_text, is_fault
 from .gate import GateConfig, format_comparison
 from .results import format_table, read_jsonl
 from .sessions import (
@@ -86,6 +89,8 @@ def pytest_configure(config: pytest.Config) -> None:
         _preflight([m for m in models if m.provider])
     config.stash[CATALOG] = catalog
     config.stash[CASES] = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
+    if settings.limit:
+        config.pluginmanager.register(_RunLimit(settings.limit), "gameworld-limit")
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = []  # no path named: the benchmark alone (added at collection), not the project's tests
     if worker is not None:
@@ -104,6 +109,8 @@ def pytest_configure(config: pytest.Config) -> None:
     records = read_jsonl(session_dir / "results.jsonl") if settings.resume else []
     config.stash[SCORED_BEFORE] = {k: session_dir.name for k in scored_keys(records)}
     config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
+    if not inert and settings.progress != "off":
+        config.pluginmanager.register(_Progress(config, settings.progress), "gameworld-progress")
     if not inert and config.pluginmanager.hasplugin("html") and not config.getoption("htmlpath", None):
         config.option.htmlpath = str(session_dir / "report.html")
         config.option.self_contained_html = True
@@ -112,7 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("html"):
         from . import report
 
-        config.pluginmanager.register(report, "gameworld-html")
+        config.pluginmanager.register(report.HtmlHooks(config), "gameworld-html")
 
 
 def _session_dir(config: pytest.Config, settings: Settings) -> Path:
@@ -145,6 +152,57 @@ def _preflight(models: list[Any]) -> None:
         problem = asyncio.run(preflight(spec))
         if problem:
             raise pytest.UsageError(problem)
+
+
+class _Progress:
+    """The controller's live view of the runs in flight (see progress.py); it only reads what runs write."""
+
+    def __init__(self, config: pytest.Config, setting: str) -> None:
+        self.config, self.setting = config, setting
+        self.cases = {c.node_id: c for c in config.stash[CASES]}
+        self.state = progress.SessionProgress(time.monotonic())
+        self.display: progress.Display | None = None
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if session.items:  # under xdist the controller collects nothing; the workers tell (below)
+            self.state.total = sum(i.nodeid in self.cases for i in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.state.total = sum(i in self.cases for i in ids)
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        case = self.cases.get(nodeid)
+        if case is not None:
+            budget = self.config.stash[SETTINGS].max_steps or case.task.max_steps
+            root = self.config.stash[SESSION_DIR] / "runs" / case.run_path
+            self.state.begin(progress.start_flight(nodeid, budget, root))
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
+        if nodeid in self.cases:
+            self.state.end(nodeid)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Any:
+        tw = getattr(self.config.pluginmanager.get_plugin("terminalreporter"), "_tw", None)
+        real = getattr(tw, "_file", None)
+        mode = progress.choose_mode(self.setting, self.config.get_verbosity(), bool(real and real.isatty()))
+        if real is not None and mode != "off":
+            console = None
+            if mode == "live":
+                from rich.console import Console
+
+                console = Console(file=real, force_terminal=True)
+            out = progress.LineOut(real, console)
+            tw._file = out  # type: ignore[union-attr]  # pytest's own lines go through us while we draw
+            self.display = progress.Display(self.state, out, mode == "live", self.config.stash[SETTINGS].progress_interval)
+            self.display.start()
+        try:
+            return (yield)
+        finally:
+            if self.display is not None:
+                self.display.stop()
+                tw._file = real  # type: ignore[union-attr]
 
 
 class _XdistHooks:
@@ -196,6 +254,38 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         where = scored_before.get(case_key(case, settings.seed, settings.realtime))
         if where is not None:
             item.add_marker(pytest.mark.skip(reason=f"scored in {where}"))
+
+
+class _RunLimit:
+    """--gw-limit N: the first N runs of the selection are played, the rest deselected like -k does."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    @pytest.hookimpl(trylast=True)  # after -k/-m deselection: the first N of what is left
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        ours = [i for i in items if getattr(i, "function", None) is benchmark_items.test_gameworld]
+        dropped = {id(i) for i in ours[self.limit:]}
+        if dropped:
+            config.hook.pytest_deselected(items=[i for i in items if id(i) in dropped])
+            items[:] = [i for i in items if id(i) not in dropped]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A benchmark item's report carries its run folder; a fault's report is its error line, not a traceback."""
+    report = yield
+    if getattr(item, "function", None) is not benchmark_items.test_gameworld:
+        return report
+    cfg = getattr(item, "funcargs", {}).get("gw_run_config")
+    run_dir = getattr(cfg, "run_dir", None)
+    if call.when == "setup" and run_dir is not None and SESSION_DIR in item.config.stash:
+        prop = ("run_dir", os.path.relpath(run_dir, item.config.stash[SESSION_DIR]))
+        item.user_properties.append(prop)
+        report.user_properties.append(prop)  # the setup report was made before; a setup fault's row needs it too
+    if report.failed and call.excinfo is not None and is_fault(call.excinfo.value):
+        report.longrepr = fault_text(call.excinfo.value, run_dir)
+    return report
 
 
 def _props(report: pytest.TestReport) -> dict[str, Any]:
