@@ -161,7 +161,6 @@ class _Progress:
         self.config, self.setting = config, setting
         self.cases = {c.node_id: c for c in config.stash[CASES]}
         self.state = progress.SessionProgress(time.monotonic())
-        self.display: progress.Display | None = None
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if session.items:  # under xdist the controller collects nothing; the workers tell (below)
@@ -185,24 +184,12 @@ class _Progress:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Any:
         tw = getattr(self.config.pluginmanager.get_plugin("terminalreporter"), "_tw", None)
-        real = getattr(tw, "_file", None)
-        mode = progress.choose_mode(self.setting, self.config.get_verbosity(), bool(real and real.isatty()))
-        if real is not None and mode != "off":
-            console = None
-            if mode == "live":
-                from rich.console import Console
-
-                console = Console(file=real, force_terminal=True)
-            out = progress.LineOut(real, console)
-            tw._file = out  # type: ignore[union-attr]  # pytest's own lines go through us while we draw
-            self.display = progress.Display(self.state, out, mode == "live", self.config.stash[SETTINGS].progress_interval)
-            self.display.start()
+        stop = progress.show(tw, self.setting, self.config.get_verbosity(), self.state,
+                             self.config.stash[SETTINGS].progress_interval)
         try:
             return (yield)
         finally:
-            if self.display is not None:
-                self.display.stop()
-                tw._file = real  # type: ignore[union-attr]
+            stop()
 
 
 class _XdistHooks:

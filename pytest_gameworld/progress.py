@@ -6,7 +6,9 @@ them from the workers) and tails each such run's steps.jsonl; nothing is sent by
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -170,9 +172,15 @@ class SessionProgress:
         return line, flights
 
 
+def flight_figures(f: Flight) -> str:
+    """Score and progress of a run, or that it is still loading its game."""
+    if f.score is None:
+        return "starting"
+    return f"score {_num(f.score)} (best {_num(f.best)})  progress {100 * f.progress:.0f}%"
+
+
 def flight_line(f: Flight) -> str:
-    return (f"{f.item}  step {f.step}/{f.max_steps}  score {_num(f.score)} (best {_num(f.best)})  "
-            f"progress {100 * f.progress:.0f}%")
+    return f"{f.item}  step {f.step}/{f.max_steps}  {flight_figures(f)}"
 
 
 class LineOut:
@@ -256,8 +264,7 @@ class Display:
         for f in sorted(flights, key=lambda f: f.item):
             grid.add_row(Text(f.item, style="cyan", overflow="ellipsis"),
                          ProgressBar(total=max(1, f.max_steps), completed=f.step, width=16),
-                         f"step {f.step}/{f.max_steps}",
-                         f"score {_num(f.score)} (best {_num(f.best)})  progress {100 * f.progress:.0f}%")
+                         f"step {f.step}/{f.max_steps}", flight_figures(f))
         return Group(grid, Text(line, style="bold"))
 
     def start(self) -> None:
@@ -298,3 +305,41 @@ def choose_mode(setting: str, verbosity: int, isatty: bool) -> str:
             return "off"
         return "live" if isatty else "plain"
     return setting
+
+
+def show(tw: Any, setting: str, verbosity: int, state: SessionProgress, interval: float) -> Callable[[], None]:
+    """Start showing progress through pytest's terminal writer (its lines pass through us meanwhile); the stopper."""
+    real = getattr(tw, "_file", None)
+    mode = choose_mode(setting, verbosity, bool(real is not None and real.isatty()))
+    if real is None or mode == "off":
+        return lambda: None
+    term = _own_handle(real)
+    console = None
+    if mode == "live":
+        from rich.console import Console
+
+        console = Console(file=term, force_terminal=True)
+    out = LineOut(term, console)
+    tw._file = out  # pytest has no public way to share its output; its writer keeps the file here
+    display = Display(state, out, mode == "live", interval)
+    display.start()
+
+    def stop() -> None:
+        display.stop()
+        tw._file = real
+        if term is not real:
+            term.close()
+
+    return stop
+
+
+def _own_handle(real: IO[str]) -> IO[str]:
+    """A handle on the terminal itself: without xdist a test runs with fd 1 captured, and the display
+    thread writes during tests; a duplicate of the descriptor, taken now (capture suspended), still
+    reaches the terminal then."""
+    try:
+        real.flush()
+        return os.fdopen(os.dup(real.fileno()), "w", buffering=1, encoding=getattr(real, "encoding", None) or "utf-8",
+                         errors="replace")
+    except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+        return real

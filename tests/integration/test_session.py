@@ -172,7 +172,8 @@ def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
     (proj / "conftest.py").write_text(FAILING_CONFTEST.format(task="13_02"))
     args = ["--gw-model", "noop", "-k", "flappy", "--gw-max-steps", "3", "--gw-results", "out", "-v"]
     cmd = [sys.executable, "-m", "pytest", *args]
-    r1 = subprocess.run(cmd + ["--gw-session", "a"], cwd=proj, capture_output=True, text=True, timeout=600)
+    r1 = subprocess.run(cmd + ["--gw-session", "a", "--gw-progress-interval", "0.5"], cwd=proj, capture_output=True,
+                        text=True, timeout=600)
     assert r1.returncode == 1, r1.stdout[-3000:]
     assert "4 passed" in r1.stdout and "1 failed" in r1.stdout
     assert "missing runs (not scored, re-run with --lf): 1" in r1.stdout
@@ -188,6 +189,8 @@ def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
     assert out[start + 1].startswith("_") and "13_02" in out[start + 1]
     assert out[start + 2:end] == ["AgentError: endpoint down after retries", f"run folder: out/a/{run_dir}"]
     assert "FAILED runner/13-flappy-bird/13_02[noop] - AgentError: endpoint down" in r1.stdout
+    # Without xdist the display thread writes while a test holds fd 1 captured; its lines still show.
+    assert re.search(r"^\[gameworld\] runs \d/5 done", r1.stdout, re.M), r1.stdout[-3000:]
     assert "gw-fault" in html_rows((proj / "out" / "a" / "report.html").read_text())["runner/13-flappy-bird/13_02[noop]"]
     (proj / "conftest.py").write_text(FAILING_CONFTEST.format(task="none"))
     r2 = subprocess.run(cmd + ["--gw-session", "b", "--lf"], cwd=proj, capture_output=True, text=True, timeout=600)
