@@ -126,3 +126,11 @@ def test_plain_display_writes_periodic_lines_from_its_thread(tmp_path: Path):
     display.thread.start()
     display.thread.join(timeout=5)
     assert buf.getvalue().splitlines()[0].startswith("[gameworld] runs 0/1 done")
+
+
+def test_an_unknown_progress_mode_names_the_option_and_the_choices():
+    from pytest_gameworld.settings import _progress_mode
+
+    assert _progress_mode("LIVE") == "live" and _progress_mode("") == "auto"
+    with pytest.raises(ValueError, match=r"gw_progress: invalid value 'fancy'; expected one of auto, live, plain, off"):
+        _progress_mode("fancy")
