@@ -90,6 +90,8 @@ def test_the_shipped_baselines_cover_every_task_of_the_shipped_catalog():
     assert shipped.catalog_version == catalog_version(root), \
         "baselines.json was made from another catalog version: run `gameworld calibrate`"
     catalog = load_catalog(root)
+    missing = [t.id for t in catalog.tasks if t.id not in shipped.tasks]
+    assert not missing, f"baselines.json lacks {len(missing)} task(s) ({', '.join(missing)}): run `gameworld calibrate`"
     assert sorted(shipped.tasks) == sorted(t.id for t in catalog.tasks)
     for t in catalog.tasks:
         b = shipped.tasks[t.id]
