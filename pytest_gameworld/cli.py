@@ -1,4 +1,4 @@
-"""The `gameworld` command: play, report, merge, list, snapshot, serve, validate."""
+"""The `gameworld` command: play, report, merge, list, snapshot, calibrate, serve, validate."""
 
 from __future__ import annotations
 
@@ -154,6 +154,25 @@ def _snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    from .calibrate import CalibrateConfig, calibrate
+    from .catalog import CatalogError, default_catalog_dir
+
+    try:
+        catalog = args.catalog or default_catalog_dir()
+    except CatalogError as exc:
+        print(f"gameworld calibrate: {exc}", file=sys.stderr)
+        return 2
+    cfg = CalibrateConfig(catalog, args.repeat, args.workers, args.select, args.seed, args.out, args.keep)
+    result, wall = calibrate(cfg)
+    faults = sum(b.random.faults + b.oracle.faults for b in result.tasks.values())
+    print(f"{cfg.target}: {len(result.tasks)} tasks, catalog version {result.catalog_version}, "
+          f"{len(result.floors)} floor task(s) (random solves more often than not): {', '.join(result.floors) or '-'}"
+          + (f"; {faults} run(s) faulted" if faults else ""))
+    print(f"calibrate wall time: {wall:.1f} s")
+    return 1 if faults or not result.tasks else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "serve":
@@ -199,6 +218,14 @@ def main(argv: list[str] | None = None) -> int:
     mg = sub.add_parser("merge", help="combine shard sessions (--gw-shard K/N) into one session folder")
     mg.add_argument("sessions", nargs="+", metavar="SESSION", help="session folders, one per shard")
     mg.add_argument("--out", type=Path, required=True, help="the merged session folder (new or empty)")
+    c = sub.add_parser("calibrate", help="play random and oracle on every task; write the baselines file")
+    c.add_argument("-k", dest="select", default="", help="only tasks matching this pytest -k expression")
+    c.add_argument("--repeat", type=int, default=5, help="random agent runs per task (default 5)")
+    c.add_argument("-n", dest="workers", type=int, default=2, help="xdist workers (default 2; 0 for none)")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--catalog", type=Path, default=None)
+    c.add_argument("--out", type=Path, default=None, help="default: <catalog>/baselines.json")
+    c.add_argument("--keep", type=Path, default=None, help="keep the two sessions in this folder")
     sub.add_parser("serve", help="a loopback model endpoint for tests (see gameworld serve --help)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "play":
@@ -211,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         return _list(args)
     if args.command == "merge":
         return _merge(args)
+    if args.command == "calibrate":
+        return _calibrate(args)
     return _validate(args) if args.command == "validate" else _report(args)
 
 

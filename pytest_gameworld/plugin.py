@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from . import items as benchmark_items
+from . import progress
 from .cases import INTERFACES, build_cases, game_mark, split_model_refs
 from .catalog import GENRES, CatalogError, load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
@@ -18,6 +20,7 @@ from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_settings,
 )
 from .breaker import PREFIX, tripped
+from .faults import fault_text, is_fault
 from .gate import GateConfig, format_comparison
 from .results import format_table, read_jsonl
 from .sessions import (
@@ -88,13 +91,13 @@ def pytest_configure(config: pytest.Config) -> None:
         _preflight([m for m in models if m.provider])
     config.stash[CATALOG] = catalog
     config.stash[CASES] = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
+    config.pluginmanager.register(_Planner(inert), "gameworld-planner")
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = []  # no path named: the benchmark alone (added at collection), not the project's tests
     if worker is not None:
         config.stash[SESSION_DIR] = Path(worker["gw_session_dir"])
         config.stash[CATALOG_VERSION] = worker["gw_catalog_version"]
         config.stash[SCORED_BEFORE] = {tuple(k): v for k, v in worker["gw_scored_before"]}
-        config.pluginmanager.register(_Planner(inert), "gameworld-planner")
         return
     session_dir = _session_dir(config, settings).resolve()
     version = catalog_version(catalog.root)
@@ -107,16 +110,17 @@ def pytest_configure(config: pytest.Config) -> None:
     records = read_jsonl(session_dir / "results.jsonl") if settings.resume else []
     config.stash[SCORED_BEFORE] = {k: session_dir.name for k in scored_keys(records)}
     config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
+    if not inert and settings.progress != "off":
+        config.pluginmanager.register(_Progress(config, settings.progress), "gameworld-progress")
     if not inert and config.pluginmanager.hasplugin("html") and not config.getoption("htmlpath", None):
         config.option.htmlpath = str(session_dir / "report.html")
         config.option.self_contained_html = True
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "gameworld-xdist")
-    config.pluginmanager.register(_Planner(inert), "gameworld-planner")
     if config.pluginmanager.hasplugin("html"):
         from . import report
 
-        config.pluginmanager.register(report, "gameworld-html")
+        config.pluginmanager.register(report.HtmlHooks(config), "gameworld-html")
 
 
 def _session_dir(config: pytest.Config, settings: Settings) -> Path:
@@ -149,6 +153,44 @@ def _preflight(models: list[Any]) -> None:
         problem = asyncio.run(preflight(spec))
         if problem:
             raise pytest.UsageError(problem)
+
+
+class _Progress:
+    """The controller's live view of the runs in flight (see progress.py); it only reads what runs write."""
+
+    def __init__(self, config: pytest.Config, setting: str) -> None:
+        self.config, self.setting = config, setting
+        self.cases = {c.node_id: c for c in config.stash[CASES]}
+        self.state = progress.SessionProgress(time.monotonic())
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if session.items:  # under xdist the controller collects nothing; the workers tell (below)
+            self.state.total = sum(i.nodeid in self.cases for i in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.state.total = sum(i in self.cases for i in ids)
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        case = self.cases.get(nodeid)
+        if case is not None:
+            budget = self.config.stash[SETTINGS].max_steps or case.task.max_steps
+            root = self.config.stash[SESSION_DIR] / "runs" / case.run_path
+            self.state.begin(progress.start_flight(nodeid, budget, root))
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
+        if nodeid in self.cases:
+            self.state.end(nodeid)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Any:
+        tw = getattr(self.config.pluginmanager.get_plugin("terminalreporter"), "_tw", None)
+        stop = progress.show(tw, self.setting, self.config.get_verbosity(), self.state,
+                             self.config.stash[SETTINGS].progress_interval)
+        try:
+            return (yield)
+        finally:
+            stop()
 
 
 class _XdistHooks:
@@ -196,7 +238,7 @@ def _rename(item: pytest.Item, nodeid: str) -> None:
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     if CASES not in config.stash:
         return
-    ours = [i for i in items if getattr(i, "function", None) is benchmark_items.test_gameworld]
+    ours = [i for i in items if _is_run(i)]
     if not ours:  # not collected from a path the user gave: add the packaged module ourselves
         module = pytest.Module.from_parent(session, path=Path(benchmark_items.__file__))
         ours = [i for i in session.genitems(module) if isinstance(i, pytest.Item)]
@@ -213,7 +255,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 class _Planner:
-    """After every other selection (-k, -m, --lf): keep this shard's runs and write the session's plan.json."""
+    """After every other selection (-k, -m, --lf): --gw-limit's first N runs, this shard's part of them, plan.json."""
 
     def __init__(self, inert: bool) -> None:
         self.inert = inert
@@ -221,6 +263,8 @@ class _Planner:
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         settings = config.stash[SETTINGS]
+        if settings.limit:
+            _deselect(config, items, [i for i in items if _is_run(i)][settings.limit:])
         protocol = "realtime" if settings.realtime else "paused"
         ours: dict[str, pytest.Item] = {}
         runs = []
@@ -236,13 +280,38 @@ class _Planner:
         plan = build_plan(runs, settings.shard, options)
         if settings.shard:
             keep = set(plan["selected"])
-            dropped = [i for name, i in ours.items() if name not in keep]
-            if dropped:
-                gone = set(map(id, dropped))
-                items[:] = [i for i in items if id(i) not in gone]
-                config.hook.pytest_deselected(items=dropped)
+            _deselect(config, items, [i for name, i in ours.items() if name not in keep])
         if not self.inert:
             write_plan(config.stash[SESSION_DIR], plan)
+
+
+def _is_run(item: pytest.Item) -> bool:
+    return getattr(item, "function", None) is benchmark_items.test_gameworld
+
+
+def _deselect(config: pytest.Config, items: list[pytest.Item], dropped: list[pytest.Item]) -> None:
+    """Drop items the way -k does: reported as deselected."""
+    if dropped:
+        gone = set(map(id, dropped))
+        items[:] = [i for i in items if id(i) not in gone]
+        config.hook.pytest_deselected(items=dropped)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A benchmark item's report carries its run folder; a fault's report is its error line, not a traceback."""
+    report = yield
+    if not _is_run(item):
+        return report
+    cfg = getattr(item, "funcargs", {}).get("gw_run_config")
+    run_dir = getattr(cfg, "run_dir", None)
+    if call.when == "setup" and run_dir is not None and SESSION_DIR in item.config.stash:
+        prop = ("run_dir", os.path.relpath(run_dir, item.config.stash[SESSION_DIR]))
+        item.user_properties.append(prop)
+        report.user_properties.append(prop)  # the setup report was made before; a setup fault's row needs it too
+    if report.failed and call.excinfo is not None and is_fault(call.excinfo.value):
+        report.longrepr = fault_text(call.excinfo.value, run_dir)
+    return report
 
 
 def _props(report: pytest.TestReport) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from .baselines import FILE_NAME as BASELINES_FILE
 from .cases import Case
 from .gate import GateConfig, Verdict, evaluate, parse_gate
 from .results import (
@@ -20,9 +21,13 @@ LATEST = "latest"
 
 
 def catalog_version(root: Path) -> str:
-    """A short hash of every file in the catalog (names and bytes), so changed games or tasks show."""
+    """A short hash of every file in the catalog (names and bytes), so changed games or tasks show.
+
+    The baselines file is left out: it is made from (and records) this version.
+    """
     digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts and ".git" not in p.parts):
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                       and ".git" not in p.parts and p.relative_to(root).as_posix() != BASELINES_FILE):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:12]

@@ -36,6 +36,10 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("gate-allow-missing", "int", 0, "missing runs (harness faults) the gate tolerates"),
     ("step-timeout", "float", 0.0, "wall-clock limit in seconds on one agent step, retries included "
                                     "(0: each model spec's step_timeout_s)"),
+    ("limit", "int", 0, "play only the first N runs of the selection (smoke tests); the rest are deselected"),
+    ("progress", "str", "auto", "live progress: auto (live on a terminal, plain periodic lines otherwise, "
+                                "none with -q), live, plain or off"),
+    ("progress-interval", "float", 10.0, "seconds between plain progress lines (when output is not a terminal)"),
     ("max-consecutive-faults", "int", 3, "skip a model's remaining runs after this many consecutive runs "
                                          "failed on the same endpoint error (0: never)"),
     ("browser-endpoint", "list", [], "a Playwright browser server (ws://host:port/, from `playwright run-server`) "
@@ -113,6 +117,9 @@ class Settings:
     max_consecutive_faults: int = 3
     browser_endpoints: list[str] = field(default_factory=list)
     shard: tuple[int, int] | None = None
+    limit: int = 0
+    progress: str = "auto"
+    progress_interval: float = 10.0
 
     @classmethod
     def from_config(cls, config: Any) -> "Settings":
@@ -137,6 +144,8 @@ class Settings:
             step_timeout=float(raw["step-timeout"]), max_consecutive_faults=int(raw["max-consecutive-faults"]),
             browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
             shard=parse_shard(raw["shard"] or ""),
+            limit=max(0, int(raw["limit"])), progress=_progress_mode(raw["progress"]),
+            progress_interval=max(0.5, float(raw["progress-interval"])),
         )
 
     def model_overrides(self) -> dict[str, Any]:
@@ -144,6 +153,16 @@ class Settings:
         if self.step_timeout > 0:
             return {"step_timeout_s": self.step_timeout, **self.model_opts}
         return self.model_opts
+
+
+PROGRESS_MODES = ("auto", "live", "plain", "off")
+
+
+def _progress_mode(value: str) -> str:
+    mode = (value or "auto").strip().lower()
+    if mode not in PROGRESS_MODES:
+        raise ValueError(f"gw_progress: invalid value {value!r}; expected one of {', '.join(PROGRESS_MODES)}")
+    return mode
 
 
 def parse_model_opts(items: list[str]) -> dict[str, Any]:
