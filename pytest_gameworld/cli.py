@@ -66,6 +66,12 @@ def _report(args: argparse.Namespace) -> int:
                 text += format_comparison(res.verdict.comparison, gate.baseline_source)
             text += res.verdict.notes + [(f"{name}: " if several else "") + res.verdict.line()]
             status = status or (0 if res.verdict.ok else 1)
+    if args.html:
+        from .page import write_results_page
+
+        for path, _ in sessions:
+            folder = path if path.is_dir() else path.parent
+            print(f"results page: {write_results_page(folder.resolve(), args.catalog)}", file=sys.stderr)
     if args.format == "json":
         print(formats.to_json(out_json))
     elif args.format == "csv":
@@ -142,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--max-drop", type=float, default=None, metavar="POINTS")
     r.add_argument("--max-drop-strict", action="store_true")
     r.add_argument("--allow-missing", type=int, default=0, metavar="N", help="missing runs the gate tolerates")
+    r.add_argument("--html", action="store_true",
+                   help="also write each session's results page (SESSION/index.html) and any missing run viewers")
+    r.add_argument("--catalog", type=Path, default=None, help="the catalog whose baselines the page uses")
     s = sub.add_parser("snapshot", help="save a mid-game screenshot of a game (or 'all') for the gallery")
     s.add_argument("game", help="game id, e.g. 05-breakout, or 'all'")
     s.add_argument("--task", default=None, help="task id (default: the game's first task)")
