@@ -36,9 +36,8 @@ def _svg(fig: Any, tight: bool = True) -> str:
     return text.replace("<svg", '<svg class="chart"', 1)
 
 
-def heatmap(rows: Sequence[str], cols: Sequence[str], values: Sequence[Sequence[float | None]], salt: str,
-            floors: Sequence[str] = ()) -> str:
-    """PG (%) per row (game) × column (model), each cell annotated; missing cells grey, floor games marked."""
+def heatmap(rows: Sequence[str], cols: Sequence[str], values: Sequence[Sequence[float | None]], salt: str) -> str:
+    """PG (%) per row (game) × column (model), each cell annotated; missing cells grey."""
     import numpy as np
     from matplotlib import rc_context
     from matplotlib.figure import Figure
@@ -50,7 +49,7 @@ def heatmap(rows: Sequence[str], cols: Sequence[str], values: Sequence[Sequence[
         cmap = _cmap("viridis")
         image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=100, aspect="auto")
         ax.set_xticks(range(len(cols)), list(cols), rotation=20, ha="right")
-        ax.set_yticks(range(len(rows)), [f"{r} (floor)" if r in floors else r for r in rows])
+        ax.set_yticks(range(len(rows)), list(rows))
         ax.tick_params(length=0)
         for spine in ax.spines.values():
             spine.set_visible(False)
@@ -96,8 +95,8 @@ class StepChart:
 
 
 def step_chart(steps: Sequence[int], progress: Sequence[float], score: Sequence[float | None],
-               boundaries: Sequence[int], salt: str) -> StepChart:
-    """Progress (%) and score over steps; dashed lines where a new episode starts."""
+               boundaries: Sequence[int], invalid: Sequence[int], salt: str) -> StepChart:
+    """Progress (%) and score over steps; dashed lines where a new episode starts, ticks at invalid steps."""
     from matplotlib import rc_context
     from matplotlib.figure import Figure
 
@@ -116,6 +115,8 @@ def step_chart(steps: Sequence[int], progress: Sequence[float], score: Sequence[
         ax.set_xlim(0, xmax)
         for b in boundaries:
             ax.axvline(b, color="#999999", ls="--", lw=0.8)
+        if invalid:
+            ax.plot(invalid, [-1.5] * len(invalid), "|", color="#e08a00", ms=8, mew=1.5, label="invalid action")
         twin = ax.twinx()
         twin.spines["right"].set_visible(True)
         twin.plot(steps, [float("nan") if s is None else s for s in score], color=PALETTE[1], lw=1.0,
@@ -125,7 +126,7 @@ def step_chart(steps: Sequence[int], progress: Sequence[float], score: Sequence[
         if known and max(known) == min(known):  # a flat score gets a readable axis, not ±0.05
             twin.set_ylim(known[0] - 1, known[0] + 1)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        twin.yaxis.set_major_locator(MaxNLocator(nbins=4))
+        twin.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=all(v.is_integer() for v in known)))
         ax.set_zorder(twin.get_zorder() + 1)
         ax.patch.set_visible(False)
         return StepChart(_svg(fig, tight=False), left, right, 0.0, float(xmax))

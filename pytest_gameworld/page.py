@@ -104,8 +104,8 @@ def _table6(data: PageData) -> str:
                         else '<td class="dim">–</td>' for g in GENRES)
         rows.append(f"<tr><td>{_model_label(s)}</td>{cells}<td class=\"strong\">{s.overall.sr:.1f} / "
                     f"{s.overall.pg:.1f}</td><td>{s.overall.runs}</td></tr>")
-    rows.append(f'<tr class="refhead"><td colspan="{len(GENRES) + 3}">Published figures — {_e(ref["source"])}'
-                "</td></tr>")
+    rows.append(f'<tr class="refhead"><td colspan="{len(GENRES) + 3}">Published figures, not measured here '
+                f'(source: {_e(ref["source"])})</td></tr>')
     for r in ref["rows"]:
         cells = "".join(f"<td>{sr:.1f} / {pg:.1f}</td>" for sr, pg in r["sr_pg"])
         rows.append(f'<tr class="ref"><td><span class="tag">published</span> {_e(r["agent"])}</td>{cells}'
@@ -128,14 +128,12 @@ def _models(data: PageData) -> str:
         elo_cell = f"{data.elo[name]:.0f}" if name in data.elo else '<span class="dim">–</span>'
         missing = f' <span class="bad">+{len(s.missing)} missing</span>' if s.missing else ""
         rows.append(
-            f"<tr><td>{_model_label(s)}</td><td>{s.overall.runs}{missing}</td>"
-            f"<td>{s.overall.sr:.1f}</td><td>{s.overall.pg:.1f}</td><td>{_spread(sp.get('sr'))}</td>"
+            f"<tr><td>{_model_label(s)}</td><td>{s.overall.runs}{missing}</td><td>{_spread(sp.get('sr'))}</td>"
             f"<td>{_spread(sp.get('pg'))}</td><td>{norm_cell}</td><td>{elo_cell}</td>"
             f"<td>{iar:.1f} <span class=\"dim\">({ntc:.1f} / {oos:.1f})</span></td>"
             f"<td>{s.sec / per_step:.3f}</td><td>{s.tokens_in:,} / {s.tokens_out:,}</td><td>{s.cost:.4f}</td></tr>")
-    return ('<table><thead><tr><th>Model</th><th>runs</th><th>SR %</th><th>PG %</th>'
-            '<th>SR over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
-            '<th>PG over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
+    return ('<table><thead><tr><th>Model</th><th>runs</th><th>SR % over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
+            '<th>PG % over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
             '<th>Normalized %<br><span class="dim">0 random, 100 oracle</span></th><th>Elo</th>'
             '<th>IAR %<br><span class="dim">(NTC / OOS)</span></th><th>sec/step</th>'
             '<th>tokens in / out</th><th>$ total</th></tr></thead>'
@@ -167,12 +165,15 @@ def _heatmap(data: PageData) -> str:
         return '<p class="dim">no scored runs</p>'
     if not charts.available():
         return _no_charts()
-    floors: set[str] = set()
-    if data.baselines:
-        floor = floor_tasks(data.baselines)
-        floors = {r["game"] for r in data.view.scored if r["task"] in floor}
+    floor = floor_tasks(data.baselines) if data.baselines else set()
+    floors: dict[str, set[str]] = {}
+    for r in data.view.scored:
+        if r["task"] in floor:
+            floors.setdefault(r["game"], set()).add(r["task"])
+    labels = [f"{g} ({len(floors[g])} floor task{'s' if len(floors[g]) > 1 else ''})" if g in floors else g
+              for g in games]
     values = [[data.games[m].get(g) for m in models] for g in games]
-    return charts.heatmap(games, models, values, "heatmap", sorted(floors))
+    return charts.heatmap(labels, models, values, "heatmap")
 
 
 def _no_charts() -> str:
@@ -228,9 +229,9 @@ STYLE = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2433;background:#f6f7f9}
 header{background:#1d2433;color:#fff;padding:18px 28px}header h1{margin:0;font-size:22px}
 header p{margin:4px 0 0;color:#c8cedb}main{padding:8px 28px 40px;max-width:1400px}
-section{background:#fff;border:1px solid #e2e5ea;border-radius:8px;padding:14px 18px;margin:16px 0}
+section{background:#fff;border:1px solid #e2e5ea;border-radius:8px;padding:14px 18px;margin:16px 0;overflow-x:auto}
 h2{font-size:17px;margin:0 0 10px}table{border-collapse:collapse;font-variant-numeric:tabular-nums}
-th,td{padding:4px 10px;border-bottom:1px solid #eceef2;text-align:right;white-space:nowrap}
+th,td{padding:4px 8px;border-bottom:1px solid #eceef2;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}thead th{background:#f0f2f5;font-weight:600}
 tr.sub th{font-weight:400;font-size:12px;color:#667}.dim{color:#8a93a3}.strong{font-weight:600}
 tr.refhead td{background:#fff7e0;color:#7a5b00;font-size:12px;text-align:left;border-top:2px solid #e0c36a}

@@ -89,6 +89,11 @@ def episode_starts(steps: list[dict[str, Any]]) -> list[int]:
     return [i + 1 for i in range(1, len(steps)) if steps[i]["episode"] != steps[i - 1]["episode"]]
 
 
+def invalid_steps(steps: list[dict[str, Any]]) -> list[int]:
+    """Chart x positions of steps where some role's action was invalid (NTC or OOS)."""
+    return [i + 1 for i, s in enumerate(steps) if any(t["validity"] != "valid" for t in s["turns"])]
+
+
 def _frames(run_dir: Path, lines: Iterable[dict[str, Any]]) -> tuple[dict[str, str], str]:
     """Each kept frame's URL: inlined as data: while within the budget, else linked beside the viewer."""
     paths = [ln["frame"] for ln in lines if ln.get("event") == "step" and ln.get("frame")]
@@ -156,6 +161,7 @@ SCRIPT = r"""
     var img = $("frame"), nf = $("noframe");
     if (s.frame) { img.src = s.frame; img.hidden = false; nf.hidden = true; }
     else { img.hidden = true; nf.hidden = false; }
+    $("framecap").hidden = !s.frame;
     var facts = $("facts");
     facts.textContent = "";
     row(facts, "score", (s.score === null ? "–" : s.score) + "  (best " + (s.best === null ? "–" : s.best) + ")");
@@ -221,7 +227,7 @@ summary{cursor:pointer;color:#445}.controls{display:flex;gap:10px;align-items:ce
 .controls input{flex:1}.chartbox{position:relative;background:#fff;border:1px solid #e2e5ea;border-radius:8px}
 #marker{position:absolute;top:5%;bottom:19%;width:2px;background:#1d2433;opacity:.75;pointer-events:none}
 svg.chart{width:100%;height:auto;display:block}.note{padding:40px 10px;text-align:center;color:#667;
-background:#eef0f4;border-radius:4px}button.ep{margin:6px 6px 0 0}#episodes{margin-top:6px}
+background:#eef0f4;border-radius:4px}button.ep{margin:6px 6px 0 0}.caption{font-size:12px;margin:4px 0 0}#episodes{margin-top:6px}
 """
 
 
@@ -233,7 +239,9 @@ def render(data: dict[str, Any], back: str | None) -> str:
     link = f'<a href="{html.escape(back)}">← results page</a>' if back else ""
     no_frame = ("no frame kept for this step (built-in agents keep none unless --gw-keep-frames; "
                 "--gw-no-frames turns them off for provider models)")
-    chart = (f'<div class="chartbox">{chart_svg}<div id="marker" hidden></div></div>' if chart_svg else
+    chart = (f'<div class="chartbox">{chart_svg}<div id="marker" hidden></div></div><p class="dim caption">'
+             "dark line: this step · dashed lines: a new episode begins · orange ticks: invalid actions</p>"
+             if chart_svg else
              '<p class="dim">score/progress chart: install matplotlib (pytest-gameworld[report])</p>')
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -241,7 +249,8 @@ def render(data: dict[str, Any], back: str | None) -> str:
 <title>{html.escape(str(meta.get("item") or "run"))} — GameWorld trajectory</title><style>{STYLE}</style></head>
 <body><header><h1 id="title"></h1><p id="meta"></p><span id="outcome" class="badge"></span>{link}</header>
 <main><div class="top"><div class="framebox"><img id="frame" alt="the screenshot the agent saw" hidden>
-<div id="noframe" class="note" hidden>{html.escape(no_frame)}</div></div>
+<div id="noframe" class="note" hidden>{html.escape(no_frame)}</div>
+<p id="framecap" class="dim caption" hidden>the screen the agent saw before this step's action</p></div>
 <div class="panel"><div class="stepline"><span id="stepno"></span><span id="episode" class="dim"></span></div>
 <dl id="facts"></dl><div id="turns"></div></div></div>
 <div class="controls"><button id="prev" title="previous step (←)">◀</button>
@@ -271,7 +280,7 @@ def write_viewer(run_dir: Path) -> Path:
         xs = list(range(1, len(steps) + 1))
         chart = charts.step_chart(xs, [100.0 * float(s["progress"] or 0.0) for s in steps],
                                   [s["score"] if isinstance(s["score"], (int, float)) else None for s in steps],
-                                  episode_starts(steps), "steps")
+                                  episode_starts(steps), invalid_steps(steps), "steps")
         data["chart"] = {"left": chart.left, "right": chart.right, "xmin": chart.xmin, "xmax": chart.xmax}
         data["chart_svg"] = chart.svg
     session = session_of(run_dir)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 
 import pytest
 
@@ -81,3 +84,17 @@ async def test_model_payloads_never_run_in_the_viewer_and_show_as_text(serve, ca
         assert "NTC" in shown[1] and "OOS" in shown[2]
     finally:
         await page.close()
+
+
+def test_a_session_writes_its_results_page_linking_every_run_viewer(tmp_path):
+    (tmp_path / "test_own.py").write_text("def test_own():\n    pass\n")
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-model", "noop,random", "-k", "13_01",
+           "--gw-max-steps", "3", "--gw-session", "s1", "-q"]
+    r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    session = tmp_path / "reports" / "s1"
+    assert "results page: reports/s1/index.html" in r.stdout
+    page = (session / "index.html").read_text()
+    links = sorted(set(re.findall(r'href="(runs/[^"]+/viewer\.html)"', page)))
+    assert len(links) == 2 and all((session / link).is_file() for link in links)
+    assert not list(session.rglob("frames")), "built-in agents keep no frames by default"
