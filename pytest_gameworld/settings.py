@@ -114,8 +114,11 @@ class Settings:
         # The command line wins, then GW_MODEL, then the ini file.
         env_model = [os.environ[MODEL_ENV]] if os.environ.get(MODEL_ENV) else []
         models = config.getoption("gw_model") or env_model or raw["model"]
-        if raw["keep-frames"] and raw["no-frames"]:
-            raise ValueError("--gw-keep-frames and --gw-no-frames contradict each other; give one")
+        if raw["keep-frames"] and raw["no-frames"]:  # one from the ini file: the command line's wins
+            cli_keep, cli_no = config.getoption("gw_keep_frames"), config.getoption("gw_no_frames")
+            if cli_keep == cli_no:
+                raise ValueError("--gw-keep-frames and --gw-no-frames contradict each other; give one")
+            raw["keep-frames"], raw["no-frames"] = bool(cli_keep), bool(cli_no)
         try:
             max_drop = float(raw["max-drop"]) if raw["max-drop"] else None
         except ValueError:

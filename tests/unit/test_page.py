@@ -162,3 +162,12 @@ def test_viewer_inlines_reduced_frames(tmp_path: Path):
     (tmp_path / "steps.jsonl").write_text(json.dumps({"event": "step", "step": 0, "episode": 1, "progress": 0,
                                                       "frame": "frames/0000.jpg"}) + "\n")
     assert "data:image/jpeg;base64," in write_viewer(tmp_path).read_text()
+
+
+def test_keep_and_no_frames_contradict_unless_the_command_line_decides(pytester):
+    pytester.makeini("[pytest]\ngw_keep_frames = true\n")
+    config = pytester.parseconfig("--gw-no-frames")
+    s = Settings.from_config(config)
+    assert (s.keep_frames, s.no_frames) == (False, True)
+    with pytest.raises(ValueError, match="contradict"):
+        Settings.from_config(pytester.parseconfig("--gw-no-frames", "--gw-keep-frames"))
