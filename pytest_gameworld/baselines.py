@@ -49,14 +49,6 @@ class Baselines:
     tasks: dict[str, TaskBaseline] = field(default_factory=dict)
     made: dict[str, Any] = field(default_factory=dict)
 
-    def normalized(self, task: str, pg: float) -> float | None:
-        """(PG − PG_random) / (PG_oracle − PG_random) in percent; None when unknown or the span is empty."""
-        b = self.tasks.get(task)
-        if b is None:
-            return None
-        span = b.oracle.pg - b.random.pg
-        return None if span <= 0 else 100.0 * (pg - b.random.pg) / span
-
     @property
     def floors(self) -> list[str]:
         return sorted(t for t, b in self.tasks.items() if b.floor)
@@ -139,3 +131,19 @@ def load(path: Path) -> Baselines | None:
     except json.JSONDecodeError as exc:
         raise BaselinesError(f"{file}: not JSON ({exc.msg} at line {exc.lineno})") from None
     return parse(data, str(file))
+
+
+# task id → {"random": {"sr": %, "pg": %}, "oracle": {"sr": %, "pg": %}}: what the results page reads
+TaskRates = dict[str, dict[str, dict[str, float]]]
+
+
+def read_baselines(catalog_root: Path) -> TaskRates | None:
+    """The catalog's per-task rates for the results page; None without a file (or with a broken one)."""
+    try:
+        b = load(catalog_root)
+    except BaselinesError:
+        return None
+    if b is None or not b.tasks:
+        return None
+    return {t: {"random": {"sr": tb.random.sr, "pg": tb.random.pg}, "oracle": {"sr": tb.oracle.sr, "pg": tb.oracle.pg}}
+            for t, tb in b.tasks.items()}

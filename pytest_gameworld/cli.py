@@ -75,6 +75,12 @@ def _report(args: argparse.Namespace) -> int:
                 text += format_comparison(res.verdict.comparison, gate.baseline_source)
             text += res.verdict.notes + [(f"{name}: " if several else "") + res.verdict.line()]
             status = status or (0 if res.verdict.ok else 1)
+    if args.html:
+        from .page import write_results_page
+
+        for path, _ in sessions:
+            folder = path if path.is_dir() else path.parent
+            print(f"results page: {write_results_page(folder.resolve(), args.catalog)}", file=sys.stderr)
     if args.format == "json":
         print(formats.to_json(out_json))
     elif args.format == "csv":
@@ -104,6 +110,9 @@ def _merge(args: argparse.Namespace) -> int:
         print(f"gameworld merge: {exc}", file=sys.stderr)
         return 2
     res = outcome(merged.records, [], GateConfig())
+    from .page import write_results_page
+
+    page = write_results_page(args.out)
     print(f"merged {len(sources)} session(s) into {args.out}: {len(merged.records)} record(s), "
           f"{res.runs} scored run(s), {len(merged.duplicates)} duplicate(s), {len(merged.gaps)} gap(s)")
     for line in merged.notes:
@@ -115,6 +124,7 @@ def _merge(args: argparse.Namespace) -> int:
             print("\n".join(f"  {line}" for line in lines))
     if res.summaries:
         print("\n".join(format_table(res.summaries)))
+    print(f"results page: {page}")
     return 0
 
 
@@ -206,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--max-drop", type=float, default=None, metavar="POINTS")
     r.add_argument("--max-drop-strict", action="store_true")
     r.add_argument("--allow-missing", type=int, default=0, metavar="N", help="missing runs the gate tolerates")
+    r.add_argument("--html", action="store_true",
+                   help="also write each session's results page (SESSION/index.html) and any missing run viewers")
+    r.add_argument("--catalog", type=Path, default=None, help="the catalog whose baselines the page uses")
     s = sub.add_parser("snapshot", help="save a mid-game screenshot of a game (or 'all') for the gallery")
     s.add_argument("game", help="game id, e.g. 05-breakout, or 'all'")
     s.add_argument("--task", default=None, help="task id (default: the game's first task)")

@@ -345,6 +345,7 @@ class _Controller:
         self.played = False
         self.failed: list[str] = []
         self.outcome: Outcome | None = None
+        self.page: Path | None = None
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if not _is_benchmark(report):
@@ -363,6 +364,8 @@ class _Controller:
         if self.played:
             point_latest(settings.results, session_dir)
         self.outcome = outcome(read_jsonl(session_dir / "results.jsonl"), self.failed, self.gate)
+        if self.played:
+            self.page = _results_page(session_dir, self.config.stash[CATALOG].root, self.failed)
         verdict = self.outcome.verdict
         if verdict is None:
             return
@@ -397,6 +400,8 @@ class _Controller:
                 for m in out.missing:
                     tr.write_line(f"  {m}")
             tr.write_line(f"results: {os.path.relpath(self.config.stash[SESSION_DIR] / 'results.jsonl')}")
+            if self.page is not None:
+                tr.write_line(f"results page: {os.path.relpath(self.page)} (each run's viewer.html linked from it)")
         verdict = out.verdict
         if verdict is not None:
             if verdict.comparison is not None:
@@ -405,6 +410,19 @@ class _Controller:
             for note in verdict.notes:
                 tr.write_line(note, yellow=True)
             tr.write_line(verdict.line(), bold=True, green=verdict.ok, red=not verdict.ok)
+
+
+def _results_page(session_dir: Path, catalog_root: Path, failed: list[str]) -> Path | None:
+    """The session's index.html; a page that cannot be written never changes the session's outcome."""
+    from .page import write_results_page
+
+    try:
+        return write_results_page(session_dir, catalog_root, failed)
+    except Exception as exc:  # noqa: BLE001
+        import warnings
+
+        warnings.warn(f"GameWorld: the results page was not written: {type(exc).__name__}: {exc}")
+        return None
 
 
 def _junit_properties(config: pytest.Config, ok: bool, line: str, out: Outcome) -> None:

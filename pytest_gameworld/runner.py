@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import io
 import os
 import time
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ class RunConfig:
     realtime: bool = False
     max_steps: int | None = None
     keep_frames: bool = False
+    frame_width: int = 0  # kept frames are scaled down to this width (JPEG); 0 keeps them as taken
     catalog_version: str = ""
     catalog_source: dict[str, str] = field(default_factory=dict)  # an imported catalog's format, path, commit
 
@@ -211,8 +213,9 @@ class _Run:
         ev = self.evaluate(self.steps)
         frame = None
         if cfg.keep_frames and shot is not None:
-            frame = f"frames/{step:04d}.{self.model.screenshot_format}"
-            await asyncio.to_thread(_write_frame, cfg.run_dir / frame, shot)
+            ext = "jpg" if cfg.frame_width else self.model.screenshot_format
+            frame = f"frames/{step:04d}.{ext}"
+            await asyncio.to_thread(_write_frame, cfg.run_dir / frame, shot, cfg.frame_width)
         if len(self.seats) == 1:
             acted: dict[str, Any] = turns[0].to_json()
         else:
@@ -298,9 +301,18 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
     return record, run.state
 
 
-def _write_frame(path: Path, data: bytes) -> None:
+def _write_frame(path: Path, data: bytes, width: int = 0) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    if not width:
+        path.write_bytes(data)
+        return
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as img:
+        img = img.convert("RGB")
+        if img.width > width:
+            img = img.resize((width, max(1, round(img.height * width / img.width))), Image.Resampling.LANCZOS)
+        img.save(path, "JPEG", quality=70)
 
 
 __all__ = ["RunConfig", "play", "seat_agents", "verdict_for", "HarnessError"]

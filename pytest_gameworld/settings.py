@@ -23,7 +23,8 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("catalog", "path", "", "catalog directory (default: the one shipped with the package)"),
     ("browser-path", "str", "", "Chromium executable (default: GW_BROWSER_PATH, system Chromium, Playwright's)"),
     ("headed", "bool", False, "show the browser window"),
-    ("keep-frames", "bool", False, "save every screenshot in the run's trajectory folder"),
+    ("keep-frames", "bool", False, "save every screenshot, full size, in the run's folder (any agent)"),
+    ("no-frames", "bool", False, "save no screenshots (provider models keep reduced ones by default)"),
     ("session", "str", "", "session name for the results folder (default: a timestamp)"),
     ("max-cost", "float", 0.0, "stop starting new runs once the session's model spend reaches this many USD"),
     ("resume", "optional", "", "continue a session (default: latest): runs it scored are skipped, the rest played"),
@@ -49,6 +50,7 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
                          "runs; combine the shards' sessions with `gameworld merge`"),
 ]
 MODEL_ENV = "GW_MODEL"
+REDUCED_FRAME_WIDTH = 480  # default frames of provider runs: enough to see, ~20 kB each
 
 
 def _dest(name: str) -> str:
@@ -105,6 +107,7 @@ class Settings:
     browser_path: str | None = None
     headed: bool = False
     keep_frames: bool = False
+    no_frames: bool = False
     session: str = ""
     max_cost: float = 0.0
     resume: str = ""
@@ -127,6 +130,11 @@ class Settings:
         # The command line wins, then GW_MODEL, then the ini file.
         env_model = [os.environ[MODEL_ENV]] if os.environ.get(MODEL_ENV) else []
         models = config.getoption("gw_model") or env_model or raw["model"]
+        if raw["keep-frames"] and raw["no-frames"]:  # one from the ini file: the command line's wins
+            cli_keep, cli_no = config.getoption("gw_keep_frames"), config.getoption("gw_no_frames")
+            if cli_keep == cli_no:
+                raise ValueError("--gw-keep-frames and --gw-no-frames contradict each other; give one")
+            raw["keep-frames"], raw["no-frames"] = bool(cli_keep), bool(cli_no)
         try:
             max_drop = float(raw["max-drop"]) if raw["max-drop"] else None
         except ValueError:
@@ -137,7 +145,7 @@ class Settings:
             max_steps=int(raw["max-steps"]), results=Path(raw["results"] or "reports"),
             catalog=Path(raw["catalog"]) if raw["catalog"] else None,
             browser_path=raw["browser-path"] or None, headed=bool(raw["headed"]),
-            keep_frames=bool(raw["keep-frames"]), session=raw["session"] or "",
+            keep_frames=bool(raw["keep-frames"]), no_frames=bool(raw["no-frames"]), session=raw["session"] or "",
             max_cost=float(raw["max-cost"]), resume=raw["resume"] or "", gates=list(raw["gate"]),
             baseline=Path(raw["baseline"]) if raw["baseline"] else None, max_drop=max_drop,
             max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=max(0, int(raw["gate-allow-missing"])),
@@ -147,6 +155,12 @@ class Settings:
             limit=max(0, int(raw["limit"])), progress=_progress_mode(raw["progress"]),
             progress_interval=max(0.5, float(raw["progress-interval"])),
         )
+
+    def frames_for(self, provider: bool) -> tuple[bool, int]:
+        """(keep frames, width to scale them to, 0 = as taken) for a run of a provider or built-in model."""
+        if self.keep_frames:
+            return True, 0
+        return (provider and not self.no_frames), REDUCED_FRAME_WIDTH
 
     def model_overrides(self) -> dict[str, Any]:
         """--gw-model-opt plus the options that are model spec fields (--gw-step-timeout)."""

@@ -40,15 +40,14 @@ def test_a_retried_run_counts_once_by_its_latest_scored_attempt():
     assert b.tasks["a"].random == baselines.Rate(100.0, 100.0, 1, 0)
 
 
-def test_normalized_score_spans_random_to_oracle():
+def test_the_results_page_reads_the_rates_and_ignores_a_broken_file(tmp_path: Path):
     b = baselines.compute([run("a", "random", 0, False, 0.2)], [run("a", "oracle", 0, True, 1.0)], "v", {})
-    assert b.normalized("a", 20.0) == pytest.approx(0.0)
-    assert b.normalized("a", 100.0) == pytest.approx(100.0)
-    assert b.normalized("a", 60.0) == pytest.approx(50.0)
-    assert b.normalized("a", 10.0) == pytest.approx(-12.5)  # worse than random shows as negative
-    assert b.normalized("zzz", 50.0) is None
-    flat = baselines.compute([run("f", "random", 0, True, 1.0)], [run("f", "oracle", 0, True, 1.0)], "v", {})
-    assert flat.normalized("f", 100.0) is None  # no span between random and oracle
+    assert baselines.read_baselines(tmp_path) is None
+    (tmp_path / baselines.FILE_NAME).write_text(json.dumps(baselines.to_json(b)))
+    assert baselines.read_baselines(tmp_path) == {"a": {"random": {"sr": 0.0, "pg": 20.0},
+                                                        "oracle": {"sr": 100.0, "pg": 100.0}}}
+    (tmp_path / baselines.FILE_NAME).write_text("{not json")
+    assert baselines.read_baselines(tmp_path) is None
 
 
 def test_the_file_round_trips_and_loads_from_a_catalog_folder(tmp_path: Path):
