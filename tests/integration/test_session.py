@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from failing_agent import write_failing_conftest
+
 from pytest_gameworld.catalog import default_catalog_dir, load_catalog
 
 CAT = load_catalog()
@@ -148,28 +150,10 @@ def html_rows(page: str) -> dict[str, str]:
     assert {"success", "progress", "steps", "invalid_ntc", "invalid_oos", "sec_per_step", "seed"} <= names
 
 
-FAILING_CONFTEST = '''
-import pytest
-from pytest_gameworld.agents import AgentError
-
-class Broken:
-    interface = "generalist"
-    needs_pixels = False
-    async def begin(self, ctx): pass
-    async def act(self, obs): raise AgentError("endpoint down after retries")
-    async def close(self): pass
-
-@pytest.fixture
-def gw_agent(gw_case):
-    from pytest_gameworld.agents import make_agent
-    return Broken() if gw_case.task.id == "{task}" else make_agent(gw_case.model)
-'''
-
-
 def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
     proj = tmp_path / "p"
     proj.mkdir()
-    (proj / "conftest.py").write_text(FAILING_CONFTEST.format(task="13_02"))
+    write_failing_conftest(proj, "13_02")
     args = ["--gw-model", "noop", "-k", "flappy", "--gw-max-steps", "3", "--gw-results", "out", "-v"]
     cmd = [sys.executable, "-m", "pytest", *args]
     r1 = subprocess.run(cmd + ["--gw-session", "a", "--gw-progress-interval", "0.5"], cwd=proj, capture_output=True,
@@ -192,7 +176,7 @@ def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
     # Without xdist the display thread writes while a test holds fd 1 captured; its lines still show.
     assert re.search(r"^\[gameworld\] runs \d/5 done", r1.stdout, re.M), r1.stdout[-3000:]
     assert "gw-fault" in html_rows((proj / "out" / "a" / "report.html").read_text())["runner/13-flappy-bird/13_02[noop]"]
-    (proj / "conftest.py").write_text(FAILING_CONFTEST.format(task="none"))
+    write_failing_conftest(proj, "none")
     r2 = subprocess.run(cmd + ["--gw-session", "b", "--lf"], cwd=proj, capture_output=True, text=True, timeout=600)
     assert r2.returncode == 0, r2.stdout[-3000:]
     assert "1 passed" in r2.stdout and "runner/13-flappy-bird/13_02[noop]" in r2.stdout
