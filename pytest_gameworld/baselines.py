@@ -34,6 +34,7 @@ class TaskBaseline:
     game: str
     random: Rate
     oracle: Rate
+    version: str = ""  # the task's own version (its game folder and task file): a changed game goes stale alone
 
     @property
     def floor(self) -> bool:
@@ -48,6 +49,10 @@ class Baselines:
     catalog_version: str
     tasks: dict[str, TaskBaseline] = field(default_factory=dict)
     made: dict[str, Any] = field(default_factory=dict)
+
+    def stale(self, current: dict[str, str]) -> list[str]:
+        """Tasks whose game or task file changed since they were calibrated (or that are no longer in the catalog)."""
+        return sorted(t for t, b in self.tasks.items() if current.get(t) != b.version)
 
     @property
     def floors(self) -> list[str]:
@@ -77,17 +82,18 @@ def _rates(records: Iterable[dict[str, Any]]) -> dict[str, tuple[Rate, str]]:
 
 
 def compute(random_records: list[dict[str, Any]], oracle_records: list[dict[str, Any]], catalog_version: str,
-            made: dict[str, Any]) -> Baselines:
+            made: dict[str, Any], task_versions: dict[str, str] | None = None) -> Baselines:
     """Baselines from a random session and an oracle session; a task needs both to be listed."""
     rnd, orc = _rates(random_records), _rates(oracle_records)
-    tasks = {t: TaskBaseline(t, rnd[t][1], rnd[t][0], orc[t][0]) for t in sorted(rnd) if t in orc}
+    tv = task_versions or {}
+    tasks = {t: TaskBaseline(t, rnd[t][1], rnd[t][0], orc[t][0], tv.get(t, "")) for t in sorted(rnd) if t in orc}
     return Baselines(catalog_version, tasks, made)
 
 
 def to_json(b: Baselines) -> dict[str, Any]:
     tasks = {}
     for t, tb in sorted(b.tasks.items()):
-        tasks[t] = {"game": tb.game, "floor": tb.floor,
+        tasks[t] = {"game": tb.game, "version": tb.version, "floor": tb.floor,
                     **{a: {"sr": r.sr, "pg": r.pg, "runs": r.runs, "faults": r.faults}
                        for a, r in (("random", tb.random), ("oracle", tb.oracle))}}
     return {"format": FORMAT, "catalog_version": b.catalog_version, "made": b.made, "tasks": tasks}
@@ -117,7 +123,7 @@ def parse(data: Any, source: str = FILE_NAME) -> Baselines:
         if not isinstance(entry, dict):
             raise BaselinesError(f"{where}: expected a mapping")
         tasks[t] = TaskBaseline(t, str(entry.get("game", "")), _rate(entry.get("random"), f"{where}.random"),
-                                _rate(entry.get("oracle"), f"{where}.oracle"))
+                                _rate(entry.get("oracle"), f"{where}.oracle"), str(entry.get("version", "")))
     return Baselines(str(data.get("catalog_version", "")), tasks, dict(data.get("made") or {}))
 
 

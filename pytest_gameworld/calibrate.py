@@ -13,7 +13,8 @@ from pathlib import Path
 
 from . import baselines
 from .results import read_jsonl, versions
-from .sessions import catalog_version
+from .catalog import load_catalog
+from .sessions import catalog_version, task_versions
 
 
 @dataclass
@@ -63,10 +64,12 @@ def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:
     made = {"command": "gameworld calibrate", "random_repeats": cfg.repeat, "oracle_repeats": 1, "seed": cfg.seed,
             "select": cfg.select, "workers": cfg.workers, "wall_s": round(wall, 1),
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "versions": versions()}
-    fresh = baselines.compute(rnd, orc, version, made)
+    current = task_versions(load_catalog(cfg.catalog))
+    fresh = baselines.compute(rnd, orc, version, made, current)
     old = baselines.load(cfg.target) if cfg.select else None
-    if old is not None and old.catalog_version == version:
-        fresh.tasks = {**old.tasks, **fresh.tasks}
+    if old is not None:  # a -k subset: keep the other tasks whose game and task file did not change
+        stale = set(old.stale(current))
+        fresh.tasks = {**{t: b for t, b in old.tasks.items() if t not in stale}, **fresh.tasks}
     cfg.target.parent.mkdir(parents=True, exist_ok=True)
     cfg.target.write_text(json.dumps(baselines.to_json(fresh), indent=1) + "\n", encoding="utf-8")
     return fresh, wall

@@ -33,6 +33,27 @@ def catalog_version(root: Path) -> str:
     return digest.hexdigest()[:12]
 
 
+def task_versions(catalog: Any) -> dict[str, str]:
+    """Per task, a short hash of its game folder and its task file: what a task's baselines were made from."""
+    games: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for task in catalog.tasks:
+        if task.game not in games:
+            games[task.game] = _tree_hash(catalog.games[task.game].path)
+        task_file = catalog.root / "tasks" / task.game / f"{task.id}.yaml"
+        extra = hashlib.sha256(task_file.read_bytes()).hexdigest() if task_file.is_file() else task.model_dump_json()
+        out[task.id] = hashlib.sha256((games[task.game] + extra).encode()).hexdigest()[:12]
+    return out
+
+
+def _tree_hash(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
 def new_session_name() -> str:
     return dt.datetime.now().strftime("%Y%m%d-%H%M%S")
 
