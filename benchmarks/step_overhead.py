@@ -1,6 +1,9 @@
 """Per-step harness overhead against the bare-call floor, in real Chromium.
 
-Usage: python benchmarks/step_overhead.py [--game 01-2048] [--task 01_05] [--steps 100] [--format png]
+Usage: python benchmarks/step_overhead.py [--catalog PATH] [--game 01-2048] [--task 01_05] [--steps 100] [--format png]
+       [--browser-endpoint ws://host:port/ [--browser-path PATH-ON-SERVER]]
+(--catalog: our catalog folder or an upstream GameWorld checkout; --task defaults to the game's first task;
+ --browser-endpoint: play in a Playwright browser server's browser)
 Last line: median_ms=… floor_ms=… ratio=…
 """
 
@@ -21,7 +24,9 @@ from pytest_gameworld.agents import AgentReply, Observation, RunContext
 from pytest_gameworld.agents.builtin import random_args
 from pytest_gameworld.catalog import Role, load_catalog
 from pytest_gameworld.runner import RunConfig, play
-from pytest_gameworld.sandbox import GameServer, GameSession, find_browser, launch_browser
+from pytest_gameworld.origin import GameFiles
+from pytest_gameworld.remote import connect_browser
+from pytest_gameworld.sandbox import GameSession, find_browser, launch_browser
 from pytest_gameworld.semantic import parse_semantic
 
 
@@ -83,32 +88,38 @@ def pct(values: list[float], q: float) -> float:
 async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--game", default="01-2048")
-    ap.add_argument("--task", default="01_05")
+    ap.add_argument("--task", default="")
+    ap.add_argument("--catalog", type=Path, default=None)
     ap.add_argument("--steps", type=int, default=100)
     ap.add_argument("--format", default="png", choices=["png", "jpeg"])
+    ap.add_argument("--browser-endpoint", default=None, help="play in a `playwright run-server` browser")
+    ap.add_argument("--browser-path", default=None, help="with --browser-endpoint: the browser on the server host")
     args = ap.parse_args()
-    cat = load_catalog()
+    cat = load_catalog(args.catalog)
     game = cat.games[args.game]
-    task = next(t for t in cat.tasks if t.id == args.task)
+    task = next(t for t in cat.tasks if t.game == game.id and (t.id == args.task or not args.task))
     role = next(iter(game.roles.values()))
     plan = make_plan(role, args.steps)
     actions = [parse_semantic(p, role, game.viewport, role.cua.default_hold_ms).action for p in plan]
-    server = GameServer(cat.root / "games")
+    files = GameFiles(cat.games_dir)
     async with async_playwright() as pw:
-        browser = await launch_browser(pw, find_browser(None))
+        if args.browser_endpoint:
+            browser = await connect_browser(pw, args.browser_endpoint, args.browser_path)
+        else:
+            browser = await launch_browser(pw, find_browser(None))
         # The harness loop, with a zero-latency agent that needs pixels.
-        session = await GameSession.open(browser, server, game, seed=1)
+        session = await GameSession.open(browser, files, game, seed=1, url_suffix=task.url_suffix)
         agent = PixelAgent(plan)
         spec = cat.resolve_model("noop", {"screenshot_format": args.format})
         with tempfile.TemporaryDirectory() as tmp:
             cfg = RunConfig("bench", game, task.model_copy(update={"continue_on_fail": True}), spec, 1, 0,
-                            Path(tmp) / "run", Path(tmp) / "results.jsonl", cat.root / "prompts",
+                            Path(tmp) / "run", Path(tmp) / "results.jsonl", cat.prompts_dir,
                             max_steps=args.steps)
             await play(session, agent, cfg)
         await session.close()
         steps_ms = [(b - a) * 1000 for a, b in zip(agent.stamps, agent.stamps[1:])]
         # The floor: the same actions as bare calls, on a fresh page with the same seed.
-        session = await GameSession.open(browser, server, game, seed=1)
+        session = await GameSession.open(browser, files, game, seed=1, url_suffix=task.url_suffix)
         await session.init({"seed": 1, "level": 1})
         floor_ms: list[float] = []
         for action in actions[: len(steps_ms) + 1]:
@@ -122,10 +133,11 @@ async def main() -> None:
             shot_ms.append((time.perf_counter() - t0) * 1000)
         await session.close()
         await browser.close()
-    server.close()
     med, p95 = statistics.median(steps_ms), pct(steps_ms, 0.95)
     floor = statistics.median(floor_ms)
-    print(f"game={args.game} task={args.task} steps={len(steps_ms)} viewport={game.viewport.width}x{game.viewport.height}")
+    where = f"remote {args.browser_endpoint}" if args.browser_endpoint else "local"
+    print(f"game={args.game} task={task.id} steps={len(steps_ms)} viewport={game.viewport.width}x{game.viewport.height}"
+          f" browser={where}")
     print(f"step: median {med:.1f} ms, p95 {p95:.1f} ms, {1000 / med:.1f} steps/s per worker")
     print(f"floor (screenshot + input + clock {actions[0].duration_ms} ms + getState): median {floor:.1f} ms, "
           f"p95 {pct(floor_ms, 0.95):.1f} ms; screenshot alone median {statistics.median(shot_ms):.1f} ms")

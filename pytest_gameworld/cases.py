@@ -24,14 +24,19 @@ class Case:
     @property
     def node_id(self) -> str:
         suffix = f"-r{self.repeat}" if self.repeats > 1 else ""
-        return f"{self.game.genre}/{self.game.id}/{self.task.id}[{self.model.name}{suffix}]"
+        return f"{self._where}/{self.task.id}[{self.model.name}{suffix}]"
+
+    @property
+    def _where(self) -> str:
+        """genre/game, below the catalog's origin for an imported game (upstream/puzzle/01_2048)."""
+        return "/".join(p for p in (self.game.origin, self.game.genre, self.game.id) if p)
 
     @property
     def run_path(self) -> str:
         """The run's folder below runs/, safe for any model reference."""
         suffix = f"-r{self.repeat}" if self.repeats > 1 else ""
         model = re.sub(r"[^\w.-]+", "_", self.model.name)
-        return f"{self.game.genre}/{self.game.id}/{self.task.id}/{model}{suffix}"
+        return f"{self._where}/{self.task.id}/{model}{suffix}"
 
     @property
     def param_id(self) -> str:
@@ -43,7 +48,8 @@ class Case:
 
     @property
     def marks(self) -> list[str]:
-        return [self.game.genre, f"L{self.game.level}", game_mark(self.game), self.model.interface]
+        origin = [self.game.origin] if self.game.origin else []
+        return [*origin, self.game.genre, f"L{self.game.level}", game_mark(self.game), self.model.interface]
 
 
 def game_mark(game: GameSpec) -> str:

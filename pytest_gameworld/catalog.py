@@ -75,11 +75,14 @@ class CuaControls(_Strict):
     clicks: bool = False
     default_hold_ms: int = Field(200, ge=1, le=MAX_DURATION_MS)
     key_durations: dict[str, int] = {}
+    # Upstream catalogs read an empty key list as "every key"; imported faithfully, never written by us.
+    any_key: bool = False
 
 
 class Role(_Strict):
     description: str
     cua: CuaControls
+    cua_description: str = ""  # an imported catalog's own action-space text for computer-use prompts
     controls: list[Control]
 
     @field_validator("controls")
@@ -112,6 +115,7 @@ class GameSpec(_Strict):
     rules: str
     roles: dict[str, Role]
     path: Path = Field(default=Path("."), exclude=True)
+    origin: str = Field(default="", exclude=True)  # "upstream" for a game imported from an upstream checkout
 
     @property
     def slug(self) -> str:
@@ -147,6 +151,9 @@ class TaskSpec(_Strict):
     init: dict[str, Any] = {}
     max_steps: int = Field(100, ge=1, le=10_000)
     continue_on_fail: bool = True
+    url_suffix: str | None = None  # appended to the page URL as upstream does (levels, options)
+    # Upstream's status for a run ended by its end rule; informational: success is only ever the target met.
+    terminal_status: Literal["success", "fail", "unknown"] | None = None
 
     @field_validator("start", "target")
     @classmethod
@@ -287,6 +294,19 @@ class Catalog:
     games: dict[str, GameSpec] = field(default_factory=dict)
     tasks: list[TaskSpec] = field(default_factory=list)
     models: dict[str, ModelSpec] = field(default_factory=dict)
+    games_root: Path | None = None  # where the game folders are served from (default root/games)
+    prompts_root: Path | None = None  # the prompt templates (default root/prompts)
+    source: dict[str, str] = field(default_factory=dict)  # an imported catalog's origin: format, path, commit
+    left_out: list[str] = field(default_factory=list)  # one line per reason games were not collected
+    warnings: list[str] = field(default_factory=list)  # faithfully imported upstream defects
+
+    @property
+    def games_dir(self) -> Path:
+        return self.games_root or self.root / "games"
+
+    @property
+    def prompts_dir(self) -> Path:
+        return self.prompts_root or self.root / "prompts"
 
     @cached_property
     def model_names(self) -> dict[str, str]:
@@ -338,6 +358,10 @@ _TASK_FILE = re.compile(r"^(\d\d)_(\d\d)\.ya?ml$")
 def load_catalog(root: Path | None = None) -> Catalog:
     """Load and validate a catalog; raise CatalogError naming the first bad file and field."""
     root = Path(root) if root else default_catalog_dir()
+    from .upstream import is_upstream, load_upstream  # the upstream format builds on these specs
+
+    if is_upstream(root):
+        return load_upstream(root)
     if not (root / "games").is_dir():
         raise CatalogError(f"{root}: not a catalog (no games/ directory)")
     cat = Catalog(root=root)
@@ -364,10 +388,16 @@ def load_catalog(root: Path | None = None) -> Catalog:
                 raise CatalogError(f"{tfile}: field 'game': {task.game!r} is not the game folder {tdir.name!r}")
             cat.tasks.append(task)
     cat.tasks.sort(key=lambda t: (t.game, t.id))
-    models_dir = root / "models"
+    cat.models = load_models(root / "models")
+    return cat
+
+
+def load_models(models_dir: Path) -> dict[str, ModelSpec]:
+    """Every model spec YAML of a catalog's models/ folder, by name."""
+    models: dict[str, ModelSpec] = {}
     for mfile in sorted(models_dir.glob("*.y*ml")) if models_dir.is_dir() else []:
         spec = load_model_file(mfile)
-        if spec.name in cat.models:
+        if spec.name in models:
             raise CatalogError(f"{mfile}: field 'name': {spec.name!r} is defined twice")
-        cat.models[spec.name] = spec
-    return cat
+        models[spec.name] = spec
+    return models

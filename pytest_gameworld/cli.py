@@ -1,4 +1,4 @@
-"""The `gameworld` command: play, report, serve, validate."""
+"""The `gameworld` command: play, report, merge, list, snapshot, calibrate, serve, validate."""
 
 from __future__ import annotations
 
@@ -12,12 +12,21 @@ from pathlib import Path
 def _validate(args: argparse.Namespace) -> int:
     from .validate import validate
 
-    catalog, problems = asyncio.run(validate(args.catalog, args.browser_path, not args.no_browser))
+    if args.catalog and args.catalog_opt and args.catalog != args.catalog_opt:
+        print("gameworld validate: name the catalog once (a path or --catalog)", file=sys.stderr)
+        return 2
+    catalog, problems = asyncio.run(validate(args.catalog or args.catalog_opt, args.browser_path, not args.no_browser))
     for p in problems:
         print(p, file=sys.stderr)
     if catalog is not None:
-        print(f"{catalog.root}: {len(catalog.games)} games, {len(catalog.tasks)} tasks, {len(catalog.models)} models, "
-              f"{'OK' if not problems else f'{len(problems)} problem(s)'}")
+        kind = f"{catalog.source['format']} catalog " if catalog.source else ""
+        commit = f" at commit {catalog.source['commit']}" if catalog.source.get("commit") else ""
+        for line in catalog.left_out:
+            print(f"left out: {line}")
+        for line in catalog.warnings:
+            print(f"warning: {line}")
+        print(f"{kind}{catalog.root}{commit}: {len(catalog.games)} games, {len(catalog.tasks)} tasks, "
+              f"{len(catalog.models)} models, {'OK' if not problems else f'{len(problems)} problem(s)'}")
     return 1 if problems else 0
 
 
@@ -66,6 +75,12 @@ def _report(args: argparse.Namespace) -> int:
                 text += format_comparison(res.verdict.comparison, gate.baseline_source)
             text += res.verdict.notes + [(f"{name}: " if several else "") + res.verdict.line()]
             status = status or (0 if res.verdict.ok else 1)
+    if args.html:
+        from .page import write_results_page
+
+        for path, _ in sessions:
+            folder = path if path.is_dir() else path.parent
+            print(f"results page: {write_results_page(folder.resolve(), args.catalog)}", file=sys.stderr)
     if args.format == "json":
         print(formats.to_json(out_json))
     elif args.format == "csv":
@@ -75,6 +90,42 @@ def _report(args: argparse.Namespace) -> int:
         if text:
             print("\n".join(text))
     return status
+
+
+def _merge(args: argparse.Namespace) -> int:
+    """Shard sessions into one: refuse incomparable runs, report duplicates and gaps, print the table."""
+    from .merge import Source, merge, refusal, write_merged
+    from .results import format_table
+    from .sessions import outcome
+    from .gate import GateConfig
+
+    try:
+        sources = [Source.load(Path(p)) for p in args.sessions]
+        problem = refusal(sources)
+        if problem:
+            raise ValueError(problem)
+        merged = merge(sources)
+        write_merged(sources, merged, args.out)
+    except ValueError as exc:
+        print(f"gameworld merge: {exc}", file=sys.stderr)
+        return 2
+    res = outcome(merged.records, [], GateConfig())
+    from .page import write_results_page
+
+    page = write_results_page(args.out)
+    print(f"merged {len(sources)} session(s) into {args.out}: {len(merged.records)} record(s), "
+          f"{res.runs} scored run(s), {len(merged.duplicates)} duplicate(s), {len(merged.gaps)} gap(s)")
+    for line in merged.notes:
+        print(line)
+    for title, lines in (("duplicates (each attempt kept; the latest scored one counts)", merged.duplicates),
+                         ("gaps (recorded as missing runs: a gate fails on them)", merged.gaps)):
+        if lines:
+            print(f"{title}:")
+            print("\n".join(f"  {line}" for line in lines))
+    if res.summaries:
+        print("\n".join(format_table(res.summaries)))
+    print(f"results page: {page}")
+    return 0
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -91,6 +142,8 @@ def _list(args: argparse.Namespace) -> int:
 
     print("\n".join(align_columns(rows)))
     print(f"{len(rows) - 1} {args.what}")
+    for line in catalog.left_out:
+        print(f"left out: {line}")
     return 0
 
 
@@ -111,6 +164,25 @@ def _snapshot(args: argparse.Namespace) -> int:
     return 0
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    from .calibrate import CalibrateConfig, calibrate
+    from .catalog import CatalogError, default_catalog_dir
+
+    try:
+        catalog = args.catalog or default_catalog_dir()
+    except CatalogError as exc:
+        print(f"gameworld calibrate: {exc}", file=sys.stderr)
+        return 2
+    cfg = CalibrateConfig(catalog, args.repeat, args.workers, args.select, args.seed, args.out, args.keep)
+    result, wall = calibrate(cfg)
+    faults = sum(b.random.faults + b.oracle.faults for b in result.tasks.values())
+    print(f"{cfg.target}: {len(result.tasks)} tasks, catalog version {result.catalog_version}, "
+          f"{len(result.floors)} floor task(s) (random solves more often than not): {', '.join(result.floors) or '-'}"
+          + (f"; {faults} run(s) faulted" if faults else ""))
+    print(f"calibrate wall time: {wall:.1f} s")
+    return 1 if faults or not result.tasks else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "serve":
@@ -121,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser("validate", help="check the catalog (files, and score fields at each task's start)")
     v.add_argument("catalog", nargs="?", type=Path, default=None)
+    v.add_argument("--catalog", dest="catalog_opt", type=Path, default=None,
+                   help="our catalog folder or an upstream GameWorld checkout")
     v.add_argument("--browser-path", default=None)
     v.add_argument("--no-browser", action="store_true", help="check the files only")
     p = sub.add_parser("play", help="run the benchmark (extra arguments go to pytest, e.g. -n 4 -k puzzle)")
@@ -142,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--max-drop", type=float, default=None, metavar="POINTS")
     r.add_argument("--max-drop-strict", action="store_true")
     r.add_argument("--allow-missing", type=int, default=0, metavar="N", help="missing runs the gate tolerates")
+    r.add_argument("--html", action="store_true",
+                   help="also write each session's results page (SESSION/index.html) and any missing run viewers")
+    r.add_argument("--catalog", type=Path, default=None, help="the catalog whose baselines the page uses")
     s = sub.add_parser("snapshot", help="save a mid-game screenshot of a game (or 'all') for the gallery")
     s.add_argument("game", help="game id, e.g. 05-breakout, or 'all'")
     s.add_argument("--task", default=None, help="task id (default: the game's first task)")
@@ -151,6 +228,17 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--out", type=Path, default=Path("reports/gallery"))
     s.add_argument("--catalog", type=Path, default=None)
     s.add_argument("--browser-path", default=None)
+    mg = sub.add_parser("merge", help="combine shard sessions (--gw-shard K/N) into one session folder")
+    mg.add_argument("sessions", nargs="+", metavar="SESSION", help="session folders, one per shard")
+    mg.add_argument("--out", type=Path, required=True, help="the merged session folder (new or empty)")
+    c = sub.add_parser("calibrate", help="play random and oracle on every task; write the baselines file")
+    c.add_argument("-k", dest="select", default="", help="only tasks matching this pytest -k expression")
+    c.add_argument("--repeat", type=int, default=5, help="random agent runs per task (default 5)")
+    c.add_argument("-n", dest="workers", type=int, default=2, help="xdist workers (default 2; 0 for none)")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--catalog", type=Path, default=None)
+    c.add_argument("--out", type=Path, default=None, help="default: <catalog>/baselines.json")
+    c.add_argument("--keep", type=Path, default=None, help="keep the two sessions in this folder")
     sub.add_parser("serve", help="a loopback model endpoint for tests (see gameworld serve --help)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "play":
@@ -161,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
         return _snapshot(args)
     if args.command == "list":
         return _list(args)
+    if args.command == "merge":
+        return _merge(args)
+    if args.command == "calibrate":
+        return _calibrate(args)
     return _validate(args) if args.command == "validate" else _report(args)
 
 

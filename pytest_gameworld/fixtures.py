@@ -2,39 +2,63 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator
+from typing import Any, AsyncIterator
 
 import pytest
 import pytest_asyncio
 
 from .agents import Agent, make_agent
 from .cases import Case
-from .catalog import Catalog, load_catalog
+from .catalog import Catalog, GameSpec, load_catalog
 from .runner import RunConfig, seat_agents
-from .sandbox import GameServer, GameSession, find_browser, launch_browser
+from .origin import GameFiles
+from .remote import BrowserUnreachable, connect_browser, pick_endpoint
+from .sandbox import GameSession, HarnessError, find_browser, launch_browser
 from .settings import Settings
 from .sessions import new_attempt_dir
 from .state import CATALOG, CATALOG_VERSION, SESSION_DIR, SETTINGS
 
 
 class BrowserHost:
-    """One Chromium per worker, relaunched if it crashed so the session goes on."""
+    """One browser per worker, launched here or on a browser server; renewed after a crash so the session goes on."""
 
-    def __init__(self, playwright: Any, settings: Settings) -> None:
+    def __init__(self, playwright: Any, settings: Settings, worker_id: str | None = None) -> None:
         self.playwright = playwright
         self.settings = settings
-        self.executable = find_browser(settings.browser_path)
+        self.endpoint = pick_endpoint(settings.browser_endpoints, worker_id)
+        # A remote server's browser lives on its host: only an explicit path is passed on, never a local guess.
+        self.executable = settings.browser_path if self.endpoint else find_browser(settings.browser_path)
         self.browser: Any = None
 
     async def get(self) -> Any:
         if self.browser is None or not self.browser.is_connected():
-            self.browser = await launch_browser(self.playwright, self.executable, self.settings.headed)
+            if self.endpoint:
+                self.browser = await connect_browser(self.playwright, self.endpoint, self.executable,
+                                                     self.settings.headed)
+            else:
+                self.browser = await launch_browser(self.playwright, self.executable, self.settings.headed)
         return self.browser
+
+    async def open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None = None) -> GameSession:
+        """A game page; a browser found dead on the way (crashed, or its server gone) is renewed once."""
+        try:
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix)
+        except BrowserUnreachable:
+            raise
+        except HarnessError:
+            # The disconnect may not have been noticed yet: drop the browser and try once on a fresh one.
+            await self.close()
+            self.browser = None
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix)
 
     async def close(self) -> None:
         if self.browser is not None and self.browser.is_connected():
-            await self.browser.close()
+            try:
+                await self.browser.close()
+            except Exception:
+                pass  # already gone
 
 
 @pytest.fixture(scope="session")
@@ -53,10 +77,9 @@ def gw_session_dir(pytestconfig: pytest.Config, gw_settings: Settings) -> Path:
 
 
 @pytest.fixture(scope="session")
-def gw_server(gw_catalog: Catalog) -> Iterator[GameServer]:
-    server = GameServer(gw_catalog.root / "games")
-    yield server
-    server.close()
+def gw_files(gw_catalog: Catalog) -> GameFiles:
+    """The catalog's game files, answered inside each browser context (no server)."""
+    return GameFiles(gw_catalog.games_dir)
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -64,7 +87,7 @@ async def gw_browser(gw_settings: Settings) -> AsyncIterator[BrowserHost]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        host = BrowserHost(playwright, gw_settings)
+        host = BrowserHost(playwright, gw_settings, os.environ.get("PYTEST_XDIST_WORKER"))
         yield host
         await host.close()
 
@@ -75,10 +98,15 @@ def gw_case(request: pytest.FixtureRequest) -> Case:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def gw_game(gw_browser: BrowserHost, gw_server: GameServer, gw_case: Case,
+async def gw_game(request: pytest.FixtureRequest, gw_browser: BrowserHost, gw_files: GameFiles, gw_case: Case,
                   gw_settings: Settings) -> AsyncIterator[GameSession]:
-    browser = await gw_browser.get()
-    session = await GameSession.open(browser, gw_server, gw_case.game, gw_case.seed(gw_settings.seed))
+    try:
+        session = await gw_browser.open(gw_files, gw_case.game, gw_case.seed(gw_settings.seed),
+                                        gw_case.task.url_suffix)
+    except BrowserUnreachable as exc:
+        # No later run could start either: stop the session after this one (xdist passes it on).
+        request.session.shouldstop = str(exc)
+        raise
     try:
         yield session
     finally:
@@ -99,11 +127,13 @@ def gw_agents(gw_case: Case, gw_agent: Agent) -> dict[str, Agent]:
 @pytest.fixture
 def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Settings, gw_session_dir: Path,
                   gw_catalog: Catalog) -> RunConfig:
+    keep_frames, frame_width = gw_settings.frames_for(bool(gw_case.model.provider))
     return RunConfig(
         item_id=gw_case.node_id, game=gw_case.game, task=gw_case.task, model=gw_case.model,
         seed=gw_case.seed(gw_settings.seed), repeat=gw_case.repeat,
         run_dir=new_attempt_dir(gw_session_dir / "runs" / gw_case.run_path),
-        results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.root / "prompts",
+        results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.prompts_dir,
         realtime=gw_settings.realtime, max_steps=gw_settings.max_steps or None,
-        keep_frames=gw_settings.keep_frames, catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
+        keep_frames=keep_frames, frame_width=frame_width, catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
+        catalog_source=gw_catalog.source,
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from .agents.base import Agent
@@ -10,6 +12,7 @@ from .results import read_jsonl, session_spend
 from .runner import RunConfig, play
 from .sandbox import GameSession
 from .settings import Settings
+from .viewer import write_viewer_quietly
 
 
 @pytest.mark.asyncio(loop_scope="session")
@@ -24,7 +27,10 @@ async def test_gameworld(request: pytest.FixtureRequest, gw_settings: Settings, 
                       gw_settings.max_consecutive_faults)
     if stopped:
         pytest.skip(stopped)
-    record, final_state = await play(gw_game, gw_agents, gw_run_config)
+    try:
+        record, final_state = await play(gw_game, gw_agents, gw_run_config)
+    finally:  # faulted runs get their viewer too
+        await asyncio.to_thread(write_viewer_quietly, gw_run_config.run_dir)
     request.node.user_properties.extend(record.properties())
     expected = [s for s in (getattr(a, "final_state", None) for a in gw_agents.values()) if s is not None]
     if expected and expected[0] != final_state:

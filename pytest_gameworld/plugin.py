@@ -5,26 +5,30 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from . import items as benchmark_items
+from . import progress
 from .cases import INTERFACES, build_cases, game_mark, split_model_refs
 from .catalog import GENRES, CatalogError, load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
-    gw_agent, gw_agents, gw_browser, gw_case, gw_catalog, gw_game, gw_run_config, gw_server, gw_session_dir,
+    gw_agent, gw_agents, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_run_config, gw_session_dir,
     gw_settings,
 )
 from .breaker import PREFIX, tripped
+from .faults import fault_text, is_fault
 from .gate import GateConfig, format_comparison
 from .results import format_table, read_jsonl
 from .sessions import (
     Outcome, build_gate, case_key, catalog_version, new_session_name, outcome, point_latest, resolve_session,
-    reuse_problem, scored_keys,
+    reuse_problem, scored_keys, write_plan,
 )
 from .settings import Settings, add_options, given_options
+from .shards import build_plan, plan_run
 from .state import CASES, CATALOG, CATALOG_VERSION, SCORED_BEFORE, SESSION_DIR, SETTINGS
 
 NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NAME in the ini file, "
@@ -62,6 +66,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"L{level}: GameWorld curriculum level {level}")
     for name in INTERFACES:
         config.addinivalue_line("markers", f"{name}: GameWorld agent interface {name}")
+    config.addinivalue_line("markers", "upstream: a task of an upstream GameWorld checkout (--gw-catalog)")
     try:
         settings = Settings.from_config(config)
     except ValueError as exc:
@@ -86,6 +91,7 @@ def pytest_configure(config: pytest.Config) -> None:
         _preflight([m for m in models if m.provider])
     config.stash[CATALOG] = catalog
     config.stash[CASES] = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
+    config.pluginmanager.register(_Planner(inert), "gameworld-planner")
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = []  # no path named: the benchmark alone (added at collection), not the project's tests
     if worker is not None:
@@ -104,6 +110,8 @@ def pytest_configure(config: pytest.Config) -> None:
     records = read_jsonl(session_dir / "results.jsonl") if settings.resume else []
     config.stash[SCORED_BEFORE] = {k: session_dir.name for k in scored_keys(records)}
     config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
+    if not inert and settings.progress != "off":
+        config.pluginmanager.register(_Progress(config, settings.progress), "gameworld-progress")
     if not inert and config.pluginmanager.hasplugin("html") and not config.getoption("htmlpath", None):
         config.option.htmlpath = str(session_dir / "report.html")
         config.option.self_contained_html = True
@@ -112,7 +120,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.pluginmanager.hasplugin("html"):
         from . import report
 
-        config.pluginmanager.register(report, "gameworld-html")
+        config.pluginmanager.register(report.HtmlHooks(config), "gameworld-html")
 
 
 def _session_dir(config: pytest.Config, settings: Settings) -> Path:
@@ -147,6 +155,44 @@ def _preflight(models: list[Any]) -> None:
             raise pytest.UsageError(problem)
 
 
+class _Progress:
+    """The controller's live view of the runs in flight (see progress.py); it only reads what runs write."""
+
+    def __init__(self, config: pytest.Config, setting: str) -> None:
+        self.config, self.setting = config, setting
+        self.cases = {c.node_id: c for c in config.stash[CASES]}
+        self.state = progress.SessionProgress(time.monotonic())
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if session.items:  # under xdist the controller collects nothing; the workers tell (below)
+            self.state.total = sum(i.nodeid in self.cases for i in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.state.total = sum(i in self.cases for i in ids)
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        case = self.cases.get(nodeid)
+        if case is not None:
+            budget = self.config.stash[SETTINGS].max_steps or case.task.max_steps
+            root = self.config.stash[SESSION_DIR] / "runs" / case.run_path
+            self.state.begin(progress.start_flight(nodeid, budget, root))
+
+    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
+        if nodeid in self.cases:
+            self.state.end(nodeid)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> Any:
+        tw = getattr(self.config.pluginmanager.get_plugin("terminalreporter"), "_tw", None)
+        stop = progress.show(tw, self.setting, self.config.get_verbosity(), self.state,
+                             self.config.stash[SETTINGS].progress_interval)
+        try:
+            return (yield)
+        finally:
+            stop()
+
+
 class _XdistHooks:
     """Hands the controller's session, catalog version and resume list to every worker."""
 
@@ -155,6 +201,16 @@ class _XdistHooks:
         node.workerinput["gw_session_dir"] = str(stash[SESSION_DIR])
         node.workerinput["gw_catalog_version"] = stash[CATALOG_VERSION]
         node.workerinput["gw_scored_before"] = [[list(k), v] for k, v in stash[SCORED_BEFORE].items()]
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """An imported catalog's origin, and the games it could not collect (one line per reason)."""
+    catalog = config.stash.get(CATALOG, None)
+    if catalog is None or not catalog.source:
+        return []
+    src = catalog.source
+    head = f"gameworld: {src['format']} catalog {src['path']}" + (f" at commit {src['commit']}" if src.get("commit") else "")
+    return [head, *catalog.left_out]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -182,7 +238,7 @@ def _rename(item: pytest.Item, nodeid: str) -> None:
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     if CASES not in config.stash:
         return
-    ours = [i for i in items if getattr(i, "function", None) is benchmark_items.test_gameworld]
+    ours = [i for i in items if _is_run(i)]
     if not ours:  # not collected from a path the user gave: add the packaged module ourselves
         module = pytest.Module.from_parent(session, path=Path(benchmark_items.__file__))
         ours = [i for i in session.genitems(module) if isinstance(i, pytest.Item)]
@@ -196,6 +252,66 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         where = scored_before.get(case_key(case, settings.seed, settings.realtime))
         if where is not None:
             item.add_marker(pytest.mark.skip(reason=f"scored in {where}"))
+
+
+class _Planner:
+    """After every other selection (-k, -m, --lf): --gw-limit's first N runs, this shard's part of them, plan.json."""
+
+    def __init__(self, inert: bool) -> None:
+        self.inert = inert
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        settings = config.stash[SETTINGS]
+        if settings.limit:
+            _deselect(config, items, [i for i in items if _is_run(i)][settings.limit:])
+        protocol = "realtime" if settings.realtime else "paused"
+        ours: dict[str, pytest.Item] = {}
+        runs = []
+        for item in items:
+            case = getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+            if case is not None:
+                ours[case.node_id] = item
+                runs.append(plan_run(case, case.seed(settings.seed), protocol))
+        if not runs:
+            return
+        options = {"seed": settings.seed, "protocol": protocol, "max_steps": settings.max_steps,
+                   "catalog_version": config.stash.get(CATALOG_VERSION, "")}
+        plan = build_plan(runs, settings.shard, options)
+        if settings.shard:
+            keep = set(plan["selected"])
+            _deselect(config, items, [i for name, i in ours.items() if name not in keep])
+        if not self.inert:
+            write_plan(config.stash[SESSION_DIR], plan)
+
+
+def _is_run(item: pytest.Item) -> bool:
+    return getattr(item, "function", None) is benchmark_items.test_gameworld
+
+
+def _deselect(config: pytest.Config, items: list[pytest.Item], dropped: list[pytest.Item]) -> None:
+    """Drop items the way -k does: reported as deselected."""
+    if dropped:
+        gone = set(map(id, dropped))
+        items[:] = [i for i in items if id(i) not in gone]
+        config.hook.pytest_deselected(items=dropped)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A benchmark item's report carries its run folder; a fault's report is its error line, not a traceback."""
+    report = yield
+    if not _is_run(item):
+        return report
+    cfg = getattr(item, "funcargs", {}).get("gw_run_config")
+    run_dir = getattr(cfg, "run_dir", None)
+    if call.when == "setup" and run_dir is not None and SESSION_DIR in item.config.stash:
+        prop = ("run_dir", os.path.relpath(run_dir, item.config.stash[SESSION_DIR]))
+        item.user_properties.append(prop)
+        report.user_properties.append(prop)  # the setup report was made before; a setup fault's row needs it too
+    if report.failed and call.excinfo is not None and is_fault(call.excinfo.value):
+        report.longrepr = fault_text(call.excinfo.value, run_dir)
+    return report
 
 
 def _props(report: pytest.TestReport) -> dict[str, Any]:
@@ -229,6 +345,7 @@ class _Controller:
         self.played = False
         self.failed: list[str] = []
         self.outcome: Outcome | None = None
+        self.page: Path | None = None
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if not _is_benchmark(report):
@@ -247,6 +364,8 @@ class _Controller:
         if self.played:
             point_latest(settings.results, session_dir)
         self.outcome = outcome(read_jsonl(session_dir / "results.jsonl"), self.failed, self.gate)
+        if self.played:
+            self.page = _results_page(session_dir, self.config.stash[CATALOG].root, self.failed)
         verdict = self.outcome.verdict
         if verdict is None:
             return
@@ -281,6 +400,8 @@ class _Controller:
                 for m in out.missing:
                     tr.write_line(f"  {m}")
             tr.write_line(f"results: {os.path.relpath(self.config.stash[SESSION_DIR] / 'results.jsonl')}")
+            if self.page is not None:
+                tr.write_line(f"results page: {os.path.relpath(self.page)} (each run's viewer.html linked from it)")
         verdict = out.verdict
         if verdict is not None:
             if verdict.comparison is not None:
@@ -289,6 +410,19 @@ class _Controller:
             for note in verdict.notes:
                 tr.write_line(note, yellow=True)
             tr.write_line(verdict.line(), bold=True, green=verdict.ok, red=not verdict.ok)
+
+
+def _results_page(session_dir: Path, catalog_root: Path, failed: list[str]) -> Path | None:
+    """The session's index.html; a page that cannot be written never changes the session's outcome."""
+    from .page import write_results_page
+
+    try:
+        return write_results_page(session_dir, catalog_root, failed)
+    except Exception as exc:  # noqa: BLE001
+        import warnings
+
+        warnings.warn(f"GameWorld: the results page was not written: {type(exc).__name__}: {exc}")
+        return None
 
 
 def _junit_properties(config: pytest.Config, ok: bool, line: str, out: Outcome) -> None:

@@ -121,6 +121,8 @@ class RunRecord:
     versions: dict[str, str] = field(default_factory=dict)
     # Each role's own validity counts (one entry for single-role games); the run totals above sum them.
     roles: dict[str, dict[str, int]] = field(default_factory=dict)
+    catalog: dict[str, str] = field(default_factory=dict)  # an imported catalog's format, path and git commit
+    resets: list[str] = field(default_factory=list)  # how each reset happened: inplace, soft_restart, reload
 
     @classmethod
     def begin(cls, *, item: str, task: TaskSpec, game: GameSpec, model: ModelSpec, role: str, seed: int,

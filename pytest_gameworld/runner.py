@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import io
 import os
 import time
 from dataclasses import dataclass, field
@@ -39,7 +40,9 @@ class RunConfig:
     realtime: bool = False
     max_steps: int | None = None
     keep_frames: bool = False
+    frame_width: int = 0  # kept frames are scaled down to this width (JPEG); 0 keeps them as taken
     catalog_version: str = ""
+    catalog_source: dict[str, str] = field(default_factory=dict)  # an imported catalog's format, path, commit
 
     @property
     def steps_budget(self) -> int:
@@ -210,8 +213,9 @@ class _Run:
         ev = self.evaluate(self.steps)
         frame = None
         if cfg.keep_frames and shot is not None:
-            frame = f"frames/{step:04d}.{self.model.screenshot_format}"
-            await asyncio.to_thread(_write_frame, cfg.run_dir / frame, shot)
+            ext = "jpg" if cfg.frame_width else self.model.screenshot_format
+            frame = f"frames/{step:04d}.{ext}"
+            await asyncio.to_thread(_write_frame, cfg.run_dir / frame, shot, cfg.frame_width)
         if len(self.seats) == 1:
             acted: dict[str, Any] = turns[0].to_json()
         else:
@@ -253,6 +257,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         seed=cfg.seed, repeat=cfg.repeat, protocol="realtime" if cfg.realtime else "paused",
         max_steps=cfg.steps_budget, catalog_version=cfg.catalog_version, session=cfg.results_path.parent.name,
         trajectory=os.path.relpath(cfg.run_dir / "steps.jsonl", cfg.results_path.parent), now=_now())
+    record.catalog = dict(cfg.catalog_source)
     traj = Trajectory(cfg.run_dir)
     if len(seats) == 1:
         who: dict[str, Any] = {"role": seats[0].name, "prompt": seats[0].ctx.prompt.sections}
@@ -276,6 +281,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
             if ev.reset:
                 await run.settle(session.reset({}))
                 run.evaluator.begin_episode()
+                traj.write({"event": "reset", "step": run.steps, "method": session.resets[-1]})
         session.check()  # a blocked request or game error since the last read: decided before the record
         record.finish(run.evaluator, ev.stop, run.steps, run.tally, time.perf_counter() - started, _now(), per_role)
         end.update(status="ok", stop=ev.stop, success=run.evaluator.success, progress=run.evaluator.progress,
@@ -290,13 +296,23 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         finally:
             traj.write({**end, "steps": run.steps})
             traj.close()
+            record.resets = list(session.resets)
             append_jsonl(cfg.results_path, record.to_json())
     return record, run.state
 
 
-def _write_frame(path: Path, data: bytes) -> None:
+def _write_frame(path: Path, data: bytes, width: int = 0) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    if not width:
+        path.write_bytes(data)
+        return
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as img:
+        img = img.convert("RGB")
+        if img.width > width:
+            img = img.resize((width, max(1, round(img.height * width / img.width))), Image.Resampling.LANCZOS)
+        img.save(path, "JPEG", quality=70)
 
 
 __all__ = ["RunConfig", "play", "seat_agents", "verdict_for", "HarnessError"]

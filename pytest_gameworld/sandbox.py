@@ -1,13 +1,12 @@
-"""The browser sandbox: loopback game server, Chromium, pages under a virtual clock, input, state."""
+"""The browser sandbox: Chromium (local or remote), pages under a virtual clock, input, state."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import functools
-import http.server
 import os
 import shutil
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,9 @@ from urllib.parse import urlsplit
 
 from .actions import Action
 from .catalog import GameSpec
+from .origin import GameFiles
 from .seal import CONTEXT_OPTIONS, SEAL_FLAGS, seal
+from .upstream import append_url_suffix
 
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -33,6 +34,8 @@ READY_STATUSES = ("ready", "playing")
 READY_SLICE_MS = 50
 READY_MAX_GAME_MS = 10_000
 READY_MAX_WALL_S = 20.0
+# gameAPI.reset's answers that leave the page as it was: the harness then reloads it (upstream's last fallback).
+RESET_METHODS = ("inplace", "soft_restart", "reload")
 
 # Runs before any page script, after Playwright's clock script (so it wraps the fake timers).
 # Math.random is seeded: gameplay must not depend on it, cosmetics then reproduce too.
@@ -59,6 +62,18 @@ window.__GW_HARNESS__ = true;
 """
 
 
+def is_ready(state: dict[str, Any]) -> bool:
+    """Upstream's rule: is_actionable when the state has it, else a ready or playing status."""
+    if "is_actionable" in state:
+        return state["is_actionable"] is True
+    return str(state.get("status", "")).lower() in READY_STATUSES
+
+
+def _navigated(exc: Exception) -> bool:
+    text = str(exc)
+    return "Execution context was destroyed" in text or "navigation" in text.lower()
+
+
 class HarnessError(RuntimeError):
     """An infrastructure fault (browser, page, game JS, readiness): the run is not scored."""
 
@@ -80,34 +95,6 @@ def find_browser(explicit: str | None) -> str | None:
         if found:
             return found
     return None
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-        pass
-
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-
-class GameServer:
-    """Serves the catalog's game folders on 127.0.0.1 at a random free port."""
-
-    def __init__(self, games_dir: Path) -> None:
-        handler = functools.partial(_QuietHandler, directory=str(games_dir))
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._httpd.daemon_threads = True
-        self.origin = f"http://127.0.0.1:{self._httpd.server_address[1]}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="gw-game-server", daemon=True)
-        self._thread.start()
-
-    def url(self, game: GameSpec) -> str:
-        return f"{self.origin}/{game.id}/{game.entry}"
-
-    def close(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
 
 
 async def launch_browser(playwright: Any, executable: str | None, headed: bool = False) -> Any:
@@ -134,18 +121,25 @@ class GameSession:
     blocked: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     game_time_ms: int = 0
+    resets: list[str] = field(default_factory=list)  # how each reset happened: inplace, soft_restart, reload
     _oracle_loaded: bool = False
+    _init_config: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    async def open(cls, browser: Any, server: GameServer, game: GameSpec, seed: int) -> "GameSession":
+    async def open(cls, browser: Any, files: GameFiles, game: GameSpec, seed: int,
+                   url_suffix: str | None = None) -> "GameSession":
+        """A fresh page of the game; a task's URL suffix (levels, options) is appended as upstream does."""
         vp = game.viewport
-        context = await browser.new_context(viewport={"width": vp.width, "height": vp.height}, device_scale_factor=1,
-                                            **CONTEXT_OPTIONS)
+        try:
+            context = await browser.new_context(viewport={"width": vp.width, "height": vp.height},
+                                                device_scale_factor=1, **CONTEXT_OPTIONS)
+        except Exception as exc:  # a browser that died (or whose server went away) since the last run
+            raise HarnessError(f"{game.id}: could not open a browser context: {str(exc).splitlines()[0]}") from exc
         try:
             page = await context.new_page()
             session = cls(game, page, context, await context.new_cdp_session(page))
-            await context.route("**/*", functools.partial(session._route, server.origin))
-            await seal(context, page, server.origin, session.blocked)
+            await context.route("**/*", functools.partial(session._route, files))
+            await seal(context, page, session.blocked)
             page.on("pageerror", lambda err: session.errors.append(f"JS error: {err}"))
             page.on("crash", lambda _: session.errors.append("page crashed"))
             await page.clock.install(time=CLOCK_EPOCH_S)
@@ -153,17 +147,24 @@ class GameSession:
             # page's first virtual instant identical on every run.
             await page.clock.pause_at(CLOCK_EPOCH_S + 60)
             await page.add_init_script(_INIT_SCRIPT % {"seed": seed & 0xFFFFFFFF, "origin_ms": CLOCK_EPOCH_S * 1000})
-            await page.goto(server.url(game), wait_until="load")
-        except BaseException:
-            await context.close()
+            await page.goto(append_url_suffix(files.url(game), url_suffix), wait_until="load")
+        except BaseException as exc:
+            try:
+                await context.close()
+            except Exception:
+                pass  # the browser is gone: nothing left to close
+            if isinstance(exc, Exception) and not isinstance(exc, HarnessError):
+                raise HarnessError(f"{game.id}: could not open the game page: {str(exc).splitlines()[0]}") from exc
             raise
-        session.check(network=False)  # an attempt at load is the run's fault, recorded by the runner
+        # Faults while loading (a JS error, a blocked request) are the run's: the runner's first read
+        # raises them, so they land in its record instead of failing the fixture with no record.
         return session
 
-    async def _route(self, origin: str, route: Any) -> None:
+    async def _route(self, files: GameFiles, route: Any) -> None:
         url = route.request.url
-        parts = urlsplit(url)
-        if f"{parts.scheme}://{parts.netloc}" == origin or parts.scheme in ("data", "blob", "about"):
+        if files.owns(url):
+            await files.fulfil(route)
+        elif urlsplit(url).scheme in ("data", "blob", "about"):
             await route.continue_()
         else:
             self.blocked.append(url)
@@ -188,12 +189,47 @@ class GameSession:
         has_api = await self.eval("() => typeof window.gameAPI === 'object' && window.gameAPI !== null")
         if not has_api:
             raise HarnessError(f"{self.game.id}: window.gameAPI is missing after load")
+        self._init_config = config
         await self.eval("async (c) => { await window.gameAPI.init(c); }", config)
         return await self.wait_ready()
 
     async def reset(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
-        await self.eval("async (o) => { await window.gameAPI.reset(o); }", options or {})
+        """gameAPI.reset, then the readiness gate; a page that reloads itself or cannot reset is reloaded
+        and initialised again. How it happened is appended to ``resets``."""
+        try:
+            # The marker tells the old document from the new one should the page reload itself.
+            answer = await self.page.evaluate("async (o) => { window.__gwOldDocument = true; "
+                                              "return await window.gameAPI.reset(o); }", options or {})
+        except Exception as exc:
+            if not _navigated(exc):
+                raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
+            answer = {"ok": True, "method": "reload"}  # location.reload() tore the call down
+        method = answer.get("method") if isinstance(answer, dict) else None
+        failed = isinstance(answer, dict) and (answer.get("ok") is False or method not in (None, *RESET_METHODS))
+        if failed or method == "reload":
+            await self._reload(self_started=failed)
+            method = "reload"
+        self.resets.append(method or "inplace")
         return await self.wait_ready()
+
+    async def _reload(self, self_started: bool) -> None:
+        """Reload the page (or wait for the reload the page started) and call gameAPI.init again."""
+        try:
+            if self_started:
+                await self.page.reload(wait_until="load")
+        except Exception as exc:
+            raise HarnessError(f"{self.game.id}: reload failed: {str(exc).splitlines()[0]}") from exc
+        started = time.monotonic()
+        while True:  # the page's own reload: wait for the new document to finish loading
+            try:
+                if await self.page.evaluate("() => !window.__gwOldDocument && document.readyState === 'complete'"):
+                    break
+            except Exception:
+                pass  # the old document went away mid-call
+            if time.monotonic() - started > READY_MAX_WALL_S:
+                raise HarnessError(f"{self.game.id}: the page's reload did not finish within {READY_MAX_WALL_S:g} s")
+            await asyncio.sleep(0.02)
+        await self.init(self._init_config)
 
     async def wait_ready(self) -> dict[str, Any]:
         """Advance the clock in small slices until status is ready/playing (bounded)."""
@@ -201,7 +237,7 @@ class GameSession:
         spent = 0
         while True:
             state = await self.state()
-            if state.get("status") in READY_STATUSES:
+            if is_ready(state):
                 return state
             if spent >= READY_MAX_GAME_MS or time.monotonic() - started > READY_MAX_WALL_S:
                 raise HarnessError(f"{self.game.id}: not ready after {spent} ms of game time; "
@@ -281,6 +317,8 @@ class GameSession:
             await mouse.move(a.to_x, a.to_y, steps=8)
         elif a.kind in ("mouse_move", "scroll"):
             await mouse.move(a.x, a.y)
+            if a.to_x is not None:  # a look: from (x, y) on to (to_x, to_y)
+                await mouse.move(a.to_x, a.to_y)
             if a.kind == "scroll":
                 await mouse.wheel(a.dx, a.dy)
         # wait: nothing starts, only time passes

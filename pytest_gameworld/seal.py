@@ -1,13 +1,12 @@
-"""The network seal around a game page: only the harness's own origin is reachable; every other attempt is logged.
+"""The network seal around a game page: only the games' origin is reachable; every other attempt is logged.
 
-HTTP(S) requests are refused by the context's route (sandbox.GameSession._route); this module adds
-what a route does not see: WebSockets, WebRTC, popups, service workers, link hints, file:// loads.
+HTTP(S) requests are answered or refused by the context's route (sandbox.GameSession._route); this module
+adds what a route does not see: WebSockets, WebRTC, popups, service workers, link hints, file:// loads.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
-from urllib.parse import urlsplit
 
 # WebRTC may not send UDP except through a proxy (there is none), so no STUN/ICE packet leaves.
 SEAL_FLAGS = [
@@ -68,23 +67,16 @@ SEAL_SCRIPT = """
 """ % {"binding": BINDING}
 
 
-def same_origin(url: str, origin: str) -> bool:
-    """Whether a URL (http or ws) is on the harness's own host and port."""
-    parts, own = urlsplit(url), urlsplit(origin)
-    return parts.hostname == own.hostname and parts.port == own.port and parts.scheme in ("http", "ws")
-
-
-async def seal(context: Any, page: Any, origin: str, blocked: list[str]) -> None:
+async def seal(context: Any, page: Any, blocked: list[str]) -> None:
     """Install the seal on a fresh context and its page; every refused attempt is appended to ``blocked``."""
     await context.expose_binding(BINDING, lambda _source, what: blocked.append(str(what)[:500]))
     await context.add_init_script(SEAL_SCRIPT)
 
+    # No server stands behind the games' origin, so no WebSocket has anywhere legitimate to go
+    # (connecting one to *.localhost would reach the browser host's own loopback).
     async def websocket(ws: Any) -> None:
-        if same_origin(ws.url, origin):
-            ws.connect_to_server()
-        else:
-            blocked.append(f"websocket {ws.url}")
-            await ws.close(code=1008, reason="blocked by the GameWorld sandbox")
+        blocked.append(f"websocket {ws.url}")
+        await ws.close(code=1008, reason="blocked by the GameWorld sandbox")
 
     await context.route_web_socket(lambda _url: True, websocket)
     context.on("page", _close_popup(page, blocked))

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from .baselines import FILE_NAME as BASELINES_FILE
 from .cases import Case
 from .gate import GateConfig, Verdict, evaluate, parse_gate
 from .results import (
@@ -19,12 +21,37 @@ LATEST = "latest"
 
 
 def catalog_version(root: Path) -> str:
-    """A short hash of every file in the catalog (names and bytes), so changed games or tasks show."""
+    """A short hash of every file in the catalog (names and bytes), so changed games or tasks show.
+
+    The baselines file is left out: it is made from (and records) this version.
+    """
     digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                       and ".git" not in p.parts and p.relative_to(root).as_posix() != BASELINES_FILE):
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()[:12]
+
+
+def task_versions(catalog: Any) -> dict[str, str]:
+    """Per task, a short hash of its game folder and its task file: what a task's baselines were made from."""
+    games: dict[str, str] = {}
+    out: dict[str, str] = {}
+    for task in catalog.tasks:
+        if task.game not in games:
+            games[task.game] = _tree_hash(catalog.games[task.game].path)
+        task_file = catalog.root / "tasks" / task.game / f"{task.id}.yaml"
+        extra = hashlib.sha256(task_file.read_bytes()).hexdigest() if task_file.is_file() else task.model_dump_json()
+        out[task.id] = hashlib.sha256((games[task.game] + extra).encode()).hexdigest()[:12]
+    return out
+
+
+def _tree_hash(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def new_session_name() -> str:
@@ -67,6 +94,25 @@ def new_attempt_dir(run_root: Path) -> Path:
             return path
         except FileExistsError:
             n += 1
+
+
+PLAN = "plan.json"
+
+
+def write_plan(session_dir: Path, plan: dict[str, Any]) -> None:
+    """The session's first plan stays: a later --lf or --gw-resume pass plays part of the same selection."""
+    path = session_dir / PLAN
+    if path.exists():
+        return
+    session_dir.mkdir(parents=True, exist_ok=True)
+    tmp = session_dir / f".{PLAN}.{os.getpid()}"
+    tmp.write_text(json.dumps(plan, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def read_plan(session_dir: Path) -> dict[str, Any] | None:
+    path = session_dir / PLAN
+    return json.loads(path.read_text()) if path.is_file() else None
 
 
 def case_key(case: Case, base_seed: int, realtime: bool) -> RunKey:

@@ -9,6 +9,8 @@ from typing import Any
 
 import yaml
 
+from .shards import parse_shard
+
 # name, kind, default, help; every option is --gw-<name> and ini gw_<name>.
 OPTIONS: list[tuple[str, str, Any, str]] = [
     ("model", "list", [], "model spec to benchmark (name, alias or YAML path); repeatable or comma-separated"),
@@ -21,7 +23,8 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("catalog", "path", "", "catalog directory (default: the one shipped with the package)"),
     ("browser-path", "str", "", "Chromium executable (default: GW_BROWSER_PATH, system Chromium, Playwright's)"),
     ("headed", "bool", False, "show the browser window"),
-    ("keep-frames", "bool", False, "save every screenshot in the run's trajectory folder"),
+    ("keep-frames", "bool", False, "save every screenshot, full size, in the run's folder (any agent)"),
+    ("no-frames", "bool", False, "save no screenshots (provider models keep reduced ones by default)"),
     ("session", "str", "", "session name for the results folder (default: a timestamp)"),
     ("max-cost", "float", 0.0, "stop starting new runs once the session's model spend reaches this many USD"),
     ("resume", "optional", "", "continue a session (default: latest): runs it scored are skipped, the rest played"),
@@ -34,10 +37,20 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("gate-allow-missing", "int", 0, "missing runs (harness faults) the gate tolerates"),
     ("step-timeout", "float", 0.0, "wall-clock limit in seconds on one agent step, retries included "
                                     "(0: each model spec's step_timeout_s)"),
+    ("limit", "int", 0, "play only the first N runs of the selection (smoke tests); the rest are deselected"),
+    ("progress", "str", "auto", "live progress: auto (live on a terminal, plain periodic lines otherwise, "
+                                "none with -q), live, plain or off"),
+    ("progress-interval", "float", 10.0, "seconds between plain progress lines (when output is not a terminal)"),
     ("max-consecutive-faults", "int", 3, "skip a model's remaining runs after this many consecutive runs "
                                          "failed on the same endpoint error (0: never)"),
+    ("browser-endpoint", "list", [], "a Playwright browser server (ws://host:port/, from `playwright run-server`) "
+                                     "to use instead of launching Chromium; repeatable, workers take them "
+                                     "round-robin"),
+    ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
+                         "runs; combine the shards' sessions with `gameworld merge`"),
 ]
 MODEL_ENV = "GW_MODEL"
+REDUCED_FRAME_WIDTH = 480  # default frames of provider runs: enough to see, ~20 kB each
 
 
 def _dest(name: str) -> str:
@@ -94,6 +107,7 @@ class Settings:
     browser_path: str | None = None
     headed: bool = False
     keep_frames: bool = False
+    no_frames: bool = False
     session: str = ""
     max_cost: float = 0.0
     resume: str = ""
@@ -104,6 +118,11 @@ class Settings:
     gate_allow_missing: int = 0
     step_timeout: float = 0.0
     max_consecutive_faults: int = 3
+    browser_endpoints: list[str] = field(default_factory=list)
+    shard: tuple[int, int] | None = None
+    limit: int = 0
+    progress: str = "auto"
+    progress_interval: float = 10.0
 
     @classmethod
     def from_config(cls, config: Any) -> "Settings":
@@ -111,6 +130,11 @@ class Settings:
         # The command line wins, then GW_MODEL, then the ini file.
         env_model = [os.environ[MODEL_ENV]] if os.environ.get(MODEL_ENV) else []
         models = config.getoption("gw_model") or env_model or raw["model"]
+        if raw["keep-frames"] and raw["no-frames"]:  # one from the ini file: the command line's wins
+            cli_keep, cli_no = config.getoption("gw_keep_frames"), config.getoption("gw_no_frames")
+            if cli_keep == cli_no:
+                raise ValueError("--gw-keep-frames and --gw-no-frames contradict each other; give one")
+            raw["keep-frames"], raw["no-frames"] = bool(cli_keep), bool(cli_no)
         try:
             max_drop = float(raw["max-drop"]) if raw["max-drop"] else None
         except ValueError:
@@ -121,18 +145,38 @@ class Settings:
             max_steps=int(raw["max-steps"]), results=Path(raw["results"] or "reports"),
             catalog=Path(raw["catalog"]) if raw["catalog"] else None,
             browser_path=raw["browser-path"] or None, headed=bool(raw["headed"]),
-            keep_frames=bool(raw["keep-frames"]), session=raw["session"] or "",
+            keep_frames=bool(raw["keep-frames"]), no_frames=bool(raw["no-frames"]), session=raw["session"] or "",
             max_cost=float(raw["max-cost"]), resume=raw["resume"] or "", gates=list(raw["gate"]),
             baseline=Path(raw["baseline"]) if raw["baseline"] else None, max_drop=max_drop,
             max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=max(0, int(raw["gate-allow-missing"])),
             step_timeout=float(raw["step-timeout"]), max_consecutive_faults=int(raw["max-consecutive-faults"]),
+            browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
+            shard=parse_shard(raw["shard"] or ""),
+            limit=max(0, int(raw["limit"])), progress=_progress_mode(raw["progress"]),
+            progress_interval=max(0.5, float(raw["progress-interval"])),
         )
+
+    def frames_for(self, provider: bool) -> tuple[bool, int]:
+        """(keep frames, width to scale them to, 0 = as taken) for a run of a provider or built-in model."""
+        if self.keep_frames:
+            return True, 0
+        return (provider and not self.no_frames), REDUCED_FRAME_WIDTH
 
     def model_overrides(self) -> dict[str, Any]:
         """--gw-model-opt plus the options that are model spec fields (--gw-step-timeout)."""
         if self.step_timeout > 0:
             return {"step_timeout_s": self.step_timeout, **self.model_opts}
         return self.model_opts
+
+
+PROGRESS_MODES = ("auto", "live", "plain", "off")
+
+
+def _progress_mode(value: str) -> str:
+    mode = (value or "auto").strip().lower()
+    if mode not in PROGRESS_MODES:
+        raise ValueError(f"gw_progress: invalid value {value!r}; expected one of {', '.join(PROGRESS_MODES)}")
+    return mode
 
 
 def parse_model_opts(items: list[str]) -> dict[str, Any]:

@@ -8,7 +8,8 @@ from pathlib import Path
 from .agents import make_agent
 from .catalog import Catalog, TaskSpec
 from .runner import RunConfig, play
-from .sandbox import GameServer, GameSession, find_browser, launch_browser
+from .origin import GameFiles
+from .sandbox import GameSession, find_browser, launch_browser
 
 
 def pick_task(catalog: Catalog, game_id: str, task_id: str | None) -> TaskSpec:
@@ -32,25 +33,22 @@ async def snapshot(catalog: Catalog, game_ids: list[str], out: Path, steps: int,
     out.mkdir(parents=True, exist_ok=True)
     spec = catalog.resolve_model(agent)
     written: list[Path] = []
-    server = GameServer(catalog.root / "games")
-    try:
-        async with async_playwright() as pw:
-            browser = await launch_browser(pw, find_browser(browser_path))
-            for game_id in game_ids:
-                task = pick_task(catalog, game_id, task_id)
-                session = await GameSession.open(browser, server, catalog.games[game_id], seed)
-                try:
-                    with tempfile.TemporaryDirectory() as tmp:
-                        cfg = RunConfig(f"snapshot/{task.id}", catalog.games[game_id], task, spec, seed, 0,
-                                        Path(tmp) / "run", Path(tmp) / "results.jsonl", catalog.root / "prompts",
-                                        max_steps=max(1, steps))
-                        await play(session, make_agent(spec), cfg)
-                    path = out / f"{game_id}.png"
-                    path.write_bytes(await session.screenshot("png"))
-                    written.append(path)
-                finally:
-                    await session.close()
-            await browser.close()
-    finally:
-        server.close()
+    files = GameFiles(catalog.games_dir)
+    async with async_playwright() as pw:
+        browser = await launch_browser(pw, find_browser(browser_path))
+        for game_id in game_ids:
+            task = pick_task(catalog, game_id, task_id)
+            session = await GameSession.open(browser, files, catalog.games[game_id], seed, task.url_suffix)
+            try:
+                with tempfile.TemporaryDirectory() as tmp:
+                    cfg = RunConfig(f"snapshot/{task.id}", catalog.games[game_id], task, spec, seed, 0,
+                                    Path(tmp) / "run", Path(tmp) / "results.jsonl", catalog.prompts_dir,
+                                    max_steps=max(1, steps))
+                    await play(session, make_agent(spec), cfg)
+                path = out / f"{game_id}.png"
+                path.write_bytes(await session.screenshot("png"))
+                written.append(path)
+            finally:
+                await session.close()
+        await browser.close()
     return written

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from .catalog import Catalog, CatalogError, load_catalog
 from .evaluator import ScoreError, read_number
-from .sandbox import GameServer, GameSession, HarnessError, find_browser, launch_browser
+from .origin import GameFiles
+from .sandbox import GameSession, HarnessError, find_browser, launch_browser
 
 
 async def check_start_states(catalog: Catalog, browser_path: str | None = None) -> list[str]:
@@ -14,29 +15,26 @@ async def check_start_states(catalog: Catalog, browser_path: str | None = None) 
     from playwright.async_api import async_playwright
 
     problems: list[str] = []
-    server = GameServer(catalog.root / "games")
-    try:
-        async with async_playwright() as pw:
-            browser = await launch_browser(pw, find_browser(browser_path))
-            for task in catalog.tasks:
-                game = catalog.games[task.game]
-                session = await GameSession.open(browser, server, game, seed=0)
-                try:
-                    state = await session.init({"seed": 0, "level": task.level, "difficulty": task.difficulty,
-                                                "task": task.oracle_view(), **task.init})
-                    fields = task.score_fields + [r.field for r in task.requires]
-                    for path in fields:
-                        try:
-                            read_number(state, path)
-                        except ScoreError as exc:
-                            problems.append(f"{task.game}/{task.id}: {exc}")
-                except HarnessError as exc:
-                    problems.append(f"{task.game}/{task.id}: {exc}")
-                finally:
-                    await session.close()
-            await browser.close()
-    finally:
-        server.close()
+    files = GameFiles(catalog.games_dir)
+    async with async_playwright() as pw:
+        browser = await launch_browser(pw, find_browser(browser_path))
+        for task in catalog.tasks:
+            game = catalog.games[task.game]
+            session = await GameSession.open(browser, files, game, seed=0, url_suffix=task.url_suffix)
+            try:
+                state = await session.init({"seed": 0, "level": task.level, "difficulty": task.difficulty,
+                                            "task": task.oracle_view(), **task.init})
+                fields = task.score_fields + [r.field for r in task.requires]
+                for path in fields:
+                    try:
+                        read_number(state, path)
+                    except ScoreError as exc:
+                        problems.append(f"{task.game}/{task.id}: {exc}")
+            except HarnessError as exc:
+                problems.append(f"{task.game}/{task.id}: {exc}")
+            finally:
+                await session.close()
+        await browser.close()
     return problems
 
 

@@ -12,7 +12,8 @@ from pytest_gameworld.agents import Agent, make_agent
 from pytest_gameworld.catalog import Catalog, ModelSpec, TaskSpec, load_catalog
 from pytest_gameworld.results import RunRecord
 from pytest_gameworld.runner import RunConfig, play
-from pytest_gameworld.sandbox import GameServer, GameSession, find_browser, launch_browser
+from pytest_gameworld.origin import GameFiles
+from pytest_gameworld.sandbox import GameSession, find_browser, launch_browser
 
 PlayFn = Callable[..., Awaitable[tuple[RunRecord, dict[str, Any], Path]]]
 
@@ -23,10 +24,8 @@ def catalog() -> Catalog:
 
 
 @pytest.fixture(scope="session")
-def server(catalog: Catalog):
-    srv = GameServer(catalog.root / "games")
-    yield srv
-    srv.close()
+def files(catalog: Catalog) -> GameFiles:
+    return GameFiles(catalog.root / "games")
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -40,12 +39,12 @@ async def browser() -> AsyncIterator[Any]:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def open_game(browser: Any, server: GameServer, catalog: Catalog):
+async def open_game(browser: Any, files: GameFiles, catalog: Catalog):
     """Open a game page (closed at teardown)."""
     opened: list[GameSession] = []
 
     async def _open(game_id: str, seed: int = 1) -> GameSession:
-        s = await GameSession.open(browser, server, catalog.games[game_id], seed)
+        s = await GameSession.open(browser, files, catalog.games[game_id], seed)
         opened.append(s)
         return s
 

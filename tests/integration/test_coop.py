@@ -16,7 +16,8 @@ from pytest_gameworld.actions import Action, Proposal
 from pytest_gameworld.agents import AgentReply, Observation, RunContext, make_agent
 from pytest_gameworld.catalog import Catalog, load_catalog
 from pytest_gameworld.runner import RunConfig, play
-from pytest_gameworld.sandbox import GameServer, GameSession
+from pytest_gameworld.origin import GameFiles
+from pytest_gameworld.sandbox import GameSession
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 COOP = Path(__file__).resolve().parent.parent / "fixtures" / "coop_catalog"
@@ -30,18 +31,16 @@ def coop() -> Catalog:
 
 
 @pytest.fixture(scope="module")
-def coop_server(coop: Catalog):
-    srv = GameServer(coop.root / "games")
-    yield srv
-    srv.close()
+def coop_files(coop: Catalog) -> GameFiles:
+    return GameFiles(coop.root / "games")
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def coop_game(browser: Any, coop_server: GameServer, coop: Catalog):
+async def coop_game(browser: Any, coop_files: GameFiles, coop: Catalog):
     opened: list[GameSession] = []
 
     async def _open(seed: int = 1) -> GameSession:
-        s = await GameSession.open(browser, coop_server, coop.games[GAME], seed)
+        s = await GameSession.open(browser, coop_files, coop.games[GAME], seed)
         opened.append(s)
         return s
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from failing_agent import write_failing_conftest
+
 from pytest_gameworld.catalog import load_catalog
 
 REPO = Path(__file__).resolve().parents[2]
@@ -78,28 +80,8 @@ def test_oracle_passes_and_a_drop_from_its_baseline_fails_with_the_table(tmp_pat
     assert as_json[0]["models"][0]["runs"] == 2 and as_json[0]["gate"]["verdict"] == "PASS"
 
 
-BROKEN_CONFTEST = '''
-import pytest
-
-from pytest_gameworld.catalog import load_catalog
-from pytest_gameworld.agents import AgentError
-
-class Broken:
-    interface = "generalist"
-    needs_pixels = False
-    async def begin(self, ctx): pass
-    async def act(self, obs): raise AgentError("endpoint down after retries")
-    async def close(self): pass
-
-@pytest.fixture
-def gw_agent(gw_case):
-    from pytest_gameworld.agents import make_agent
-    return Broken() if gw_case.task.id == "{task}" else make_agent(gw_case.model)
-'''
-
-
 def test_a_missing_run_fails_the_gate_until_lf_scores_it_in_the_same_session(tmp_path):
-    (tmp_path / "conftest.py").write_text(BROKEN_CONFTEST.format(task="13_02"))
+    write_failing_conftest(tmp_path, "13_02")
     base = [sys.executable, "-m", "pytest", "-q", "--gw-model", "noop", "-k", "13_01 or 13_02", "--gw-max-steps",
             "3", "--gw-results", "out", "--gw-gate", "pg>=0"]
     r1 = subprocess.run(base + ["--gw-session", "a"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
@@ -107,7 +89,7 @@ def test_a_missing_run_fails_the_gate_until_lf_scores_it_in_the_same_session(tmp
     assert verdict(r1.stdout) == "GameWorld gate: FAIL (1 missing run(s) > 0 allowed)"
     assert report("out/a", "--gate", "pg>=0", cwd=tmp_path).returncode == 1
     assert report("out/a", "--gate", "pg>=0", "--allow-missing", "1", cwd=tmp_path).returncode == 0
-    (tmp_path / "conftest.py").write_text(BROKEN_CONFTEST.format(task="none"))
+    write_failing_conftest(tmp_path, "none")
     r2 = subprocess.run(base + ["--lf"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert r2.returncode == 0, r2.stdout[-3000:]
     assert f"1 passed, {len(load_catalog().tasks) - 1} deselected" in r2.stdout  # only the run that did not finish

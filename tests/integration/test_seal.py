@@ -11,7 +11,8 @@ from typing import Iterator
 import pytest
 
 from pytest_gameworld.catalog import CuaControls, GameSpec, Role
-from pytest_gameworld.sandbox import GameServer, GameSession, HarnessError
+from pytest_gameworld.origin import GameFiles
+from pytest_gameworld.sandbox import GameSession, HarnessError
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 PROBE_SITE = Path(__file__).parent / "probe_site"
@@ -92,10 +93,8 @@ def listener() -> Iterator[Listener]:
 
 
 @pytest.fixture(scope="module")
-def probe_server() -> Iterator[GameServer]:
-    srv = GameServer(PROBE_SITE)
-    yield srv
-    srv.close()
+def probe_files() -> GameFiles:
+    return GameFiles(PROBE_SITE)
 
 
 def probe_game(tcp_port: int, udp_port: int) -> GameSpec:
@@ -109,8 +108,8 @@ def missing(blocked: list[str]) -> list[str]:
 
 
 @ASYNC
-async def test_every_channel_out_is_refused_and_logged(browser, probe_server: GameServer, listener: Listener) -> None:
-    session = await GameSession.open(browser, probe_server, probe_game(*listener.ports), seed=1)
+async def test_every_channel_out_is_refused_and_logged(browser, probe_files: GameFiles, listener: Listener) -> None:
+    session = await GameSession.open(browser, probe_files, probe_game(*listener.ports), seed=1)
     try:
         assert session.blocked == [], "the probe tries nothing before it is told to"
         tried = await session.eval("() => { window.probe.run(); return window.probe.tried; }")
@@ -131,11 +130,23 @@ async def test_every_channel_out_is_refused_and_logged(browser, probe_server: Ga
 
 
 @ASYNC
-async def test_a_game_stuck_before_ready_names_its_status(browser, probe_server: GameServer) -> None:
+async def test_a_game_stuck_before_ready_names_its_status(browser, probe_files: GameFiles) -> None:
     game = probe_game(9, 9).model_copy(update={"id": "stuck", "entry": "index.html"})
-    session = await GameSession.open(browser, probe_server, game, seed=1)
+    session = await GameSession.open(browser, probe_files, game, seed=1)
     try:
         with pytest.raises(HarnessError, match="stuck: not ready after .* stuck in status 'loading-assets'"):
             await session.init({"seed": 1})
+    finally:
+        await session.close()
+
+
+@ASYNC
+async def test_a_js_error_at_load_opens_the_session_and_faults_its_first_read(browser, probe_files: GameFiles) -> None:
+    """Raised by the runner's first read (so the run's record says error), not by opening the page."""
+    game = probe_game(9, 9).model_copy(update={"id": "throws", "entry": "index.html"})
+    session = await GameSession.open(browser, probe_files, game, seed=1)
+    try:
+        with pytest.raises(HarnessError, match="throws: JS error: broken at load"):
+            await session.state()
     finally:
         await session.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -11,6 +12,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+
+from failing_agent import write_failing_conftest
 
 from pytest_gameworld.catalog import default_catalog_dir, load_catalog
 
@@ -61,6 +64,15 @@ def test_items_have_natural_ids_and_select_with_k_and_m(project):
     assert len(g) == 5 and all("19-minesweeper" in i for i in g)
 
 
+def test_limit_plays_the_first_runs_of_the_selection_and_deselects_the_rest(project):
+    r = run_pytest("--collect-only", "-q", "--gw-model", "random,noop", "-k", "puzzle", "--gw-limit", "3", cwd=project)
+    assert collected(r.stdout) == ["puzzle/01-2048/01_01[noop]", "puzzle/01-2048/01_01[random]",
+                                   "puzzle/01-2048/01_02[noop]"]
+    puzzle = 2 * sum(CAT.games[t.game].genre == "puzzle" for t in CAT.tasks)
+    assert f"3/{2 * N_TASKS} tests collected ({2 * N_TASKS - 3} deselected)" in r.stdout, r.stdout[-500:]
+    assert puzzle > 3
+
+
 def test_ini_options_mirror_the_command_line(project):
     (project / "pytest.ini").write_text("[pytest]\ngw_model = noop\ngw_repeat = 2\n")
     ids = collected(run_pytest("--collect-only", "-q", "-k", "19_01", cwd=project).stdout)
@@ -96,7 +108,8 @@ def test_random_agent_parallel_session_writes_results_and_summary(project):
     games = ("01-2048", "13-flappy-bird", "19-minesweeper")
     tasks = [t for t in CAT.tasks if t.game in games]
     r = run_pytest("--gw-model", "random", "-n", "2", "--gw-results", str(results), "--gw-session", "s1",
-                   "--junitxml", str(project / "junit.xml"), "-v", "-k", " or ".join(games), cwd=project)
+                   "--junitxml", str(project / "junit.xml"), "-v", "-k", " or ".join(games),
+                   "--gw-progress-interval", "1", cwd=project)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     lines = [json.loads(x) for x in (results / "s1" / "results.jsonl").read_text().splitlines()]
     assert len(lines) == len(tasks)
@@ -114,37 +127,37 @@ def test_random_agent_parallel_session_writes_results_and_summary(project):
     for ln in lines:
         assert ln["trajectory"] == f"runs/{ln['genre']}/{ln['game']}/{ln['task']}/random/attempt-1/steps.jsonl"
         assert (results / "s1" / ln["trajectory"]).exists()
-    assert (results / "s1" / "report.html").exists()
+    # Output is piped: progress comes as plain lines, from the workers' step records (step n/max of a run).
+    plain = [ln for ln in r.stdout.splitlines() if ln.startswith("[gameworld] ")]
+    assert any(re.match(rf"\[gameworld\] runs \d+/{len(tasks)} done · \d in flight · elapsed", ln) for ln in plain)
+    assert any(re.search(r"\[random\]  step [1-9]\d*/\d+  score", ln) for ln in plain), plain
+    assert "\x1b[" not in "".join(plain)
+    page = (results / "s1" / "report.html").read_text()
+    assert ">GameWorld benchmark — session s1</title>" in page and '<table class="gw-table">' in page
+    rows = html_rows(page)
+    for ln in lines:  # every row links to its run's viewer, relative to the report, and says how it ended
+        row = rows[ln["item"]]
+        assert f'<a href="{ln["trajectory"].rsplit("/", 1)[0]}/viewer.html">viewer</a>' in row
+        assert ("gw-solved" in row) == ln["success"] and ("gw-unsolved" in row) == (not ln["success"])
+
+
+def html_rows(page: str) -> dict[str, str]:
+    """pytest-html's rows (its data blob) by test id, each row's cells joined."""
+    blob = json.loads(html.unescape(re.search(r'data-jsonblob="([^"]*)"', page).group(1)))
+    return {t["testId"]: "".join(t["resultsTableRow"]) for runs in blob["tests"].values() for t in runs}
     props = ET.parse(project / "junit.xml").getroot().findall(".//testcase/properties/property")
     names = {p.get("name") for p in props}
     assert {"success", "progress", "steps", "invalid_ntc", "invalid_oos", "sec_per_step", "seed"} <= names
 
 
-FAILING_CONFTEST = '''
-import pytest
-from pytest_gameworld.agents import AgentError
-
-class Broken:
-    interface = "generalist"
-    needs_pixels = False
-    async def begin(self, ctx): pass
-    async def act(self, obs): raise AgentError("endpoint down after retries")
-    async def close(self): pass
-
-@pytest.fixture
-def gw_agent(gw_case):
-    from pytest_gameworld.agents import make_agent
-    return Broken() if gw_case.task.id == "{task}" else make_agent(gw_case.model)
-'''
-
-
 def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
     proj = tmp_path / "p"
     proj.mkdir()
-    (proj / "conftest.py").write_text(FAILING_CONFTEST.format(task="13_02"))
+    write_failing_conftest(proj, "13_02")
     args = ["--gw-model", "noop", "-k", "flappy", "--gw-max-steps", "3", "--gw-results", "out", "-v"]
     cmd = [sys.executable, "-m", "pytest", *args]
-    r1 = subprocess.run(cmd + ["--gw-session", "a"], cwd=proj, capture_output=True, text=True, timeout=600)
+    r1 = subprocess.run(cmd + ["--gw-session", "a", "--gw-progress-interval", "0.5"], cwd=proj, capture_output=True,
+                        text=True, timeout=600)
     assert r1.returncode == 1, r1.stdout[-3000:]
     assert "4 passed" in r1.stdout and "1 failed" in r1.stdout
     assert "missing runs (not scored, re-run with --lf): 1" in r1.stdout
@@ -152,7 +165,18 @@ def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
     failed = [ln for ln in lines if ln["status"] == "error"]
     assert [ln["task"] for ln in failed] == ["13_02"] and "endpoint down" in failed[0]["error"]
     assert (proj / "out" / "a" / failed[0]["trajectory"]).exists()
-    (proj / "conftest.py").write_text(FAILING_CONFTEST.format(task="none"))
+    # The fault's report is its error line and its run folder: no traceback, no fixture source.
+    out = r1.stdout.splitlines()
+    start = next(i for i, ln in enumerate(out) if ln.startswith("=") and " FAILURES " in ln)
+    end = next(i for i, ln in enumerate(out) if ln.startswith("=") and " GameWorld summary " in ln)
+    run_dir = failed[0]["trajectory"].rsplit("/", 1)[0]
+    assert out[start + 1].startswith("_") and "13_02" in out[start + 1]
+    assert out[start + 2:end] == ["AgentError: endpoint down after retries", f"run folder: out/a/{run_dir}"]
+    assert "FAILED runner/13-flappy-bird/13_02[noop] - AgentError: endpoint down" in r1.stdout
+    # Without xdist the display thread writes while a test holds fd 1 captured; its lines still show.
+    assert re.search(r"^\[gameworld\] runs \d/5 done", r1.stdout, re.M), r1.stdout[-3000:]
+    assert "gw-fault" in html_rows((proj / "out" / "a" / "report.html").read_text())["runner/13-flappy-bird/13_02[noop]"]
+    write_failing_conftest(proj, "none")
     r2 = subprocess.run(cmd + ["--gw-session", "b", "--lf"], cwd=proj, capture_output=True, text=True, timeout=600)
     assert r2.returncode == 0, r2.stdout[-3000:]
     assert "1 passed" in r2.stdout and "runner/13-flappy-bird/13_02[noop]" in r2.stdout

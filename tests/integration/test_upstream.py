@@ -1,0 +1,160 @@
+"""An upstream-format checkout (tests/fixtures/upstream_checkout) played in real Chromium: levels from the URL
+suffix, is_actionable readiness, reset fallbacks, determinism across sessions, and `gameworld validate`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from pytest_gameworld.actions import Proposal
+from pytest_gameworld.agents import AgentReply, Observation, RunContext
+from pytest_gameworld.catalog import Catalog, load_catalog
+from pytest_gameworld.runner import RunConfig, play
+from pytest_gameworld.origin import GameFiles
+from pytest_gameworld.sandbox import GameSession
+
+ASYNC = pytest.mark.asyncio(loop_scope="session")
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Catalog:
+    return load_catalog(FIXTURE)
+
+
+@pytest.fixture(scope="module")
+def upstream_files(upstream: Catalog) -> GameFiles:
+    return GameFiles(upstream.games_dir)
+
+
+def task_of(cat: Catalog, task_id: str):
+    return next(t for t in cat.tasks if t.id == task_id)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def open_task(browser: Any, upstream_files: GameFiles, upstream: Catalog):
+    """Open a task's game page at its URL suffix (closed at teardown)."""
+    opened: list[GameSession] = []
+
+    async def _open(task_id: str, seed: int = 1) -> GameSession:
+        task = task_of(upstream, task_id)
+        s = await GameSession.open(browser, upstream_files, upstream.games[task.game], seed, task.url_suffix)
+        opened.append(s)
+        return s
+
+    yield _open
+    for s in opened:
+        await s.close()
+
+
+@ASYNC
+@pytest.mark.parametrize("task_id, level, goal, harmless", [("91_01", 1, 6, False), ("91_02", 2, 8, False),
+                                                           ("91_03", 3, 10, True)])
+async def test_levels_and_options_arrive_through_the_url_suffix(open_task, task_id, level, goal, harmless):
+    session = await open_task(task_id)
+    state = await session.init({})
+    env = state["game_state"]["environment"]
+    assert (state["game_state"]["level"], env["goal"], env["harmless_pits"]) == (level, goal, harmless)
+    assert len(env["pits"]) == level  # the page built the level it read from its URL
+
+
+@ASYNC
+async def test_readiness_waits_for_is_actionable_although_status_is_playing(open_task):
+    session = await open_task("92_01")
+    state = await session.init({})
+    # The page says 'playing' from its start, but is not actionable during its 600 ms countdown.
+    assert state["status"] == "playing" and state["is_actionable"] is True
+    assert state["gameTimeMs"] >= 600
+
+
+@ASYNC
+@pytest.mark.parametrize("task_id, method, attempts", [("91_01", "soft_restart", 2), ("92_01", "inplace", 2),
+                                                      ("92_02", "reload", 1), ("92_03", "reload", 1)])
+async def test_reset_falls_back_as_upstream_does_and_says_how(open_task, task_id, method, attempts):
+    session = await open_task(task_id)
+    await session.init({})
+    state = await session.reset({})
+    assert session.resets == [method]
+    # A reload starts the page over (its first attempt again); an in-page reset is the page's second game.
+    assert state["metrics"]["attempts"] == attempts
+    assert state["status"] == "playing" and state.get("is_actionable", True) is True
+    state = await session.reset({})
+    assert session.resets == [method, method]
+
+
+class MineFinder:
+    """Clicks a mine (read from the page's debug block) every time: each step ends an episode."""
+
+    interface = "generalist"
+    needs_pixels = False
+
+    async def begin(self, ctx: RunContext) -> None:
+        pass
+
+    async def act(self, obs: Observation) -> AgentReply:
+        return AgentReply(calls=[Proposal("reveal_cell", {"cell": obs.state["debug"]["mines"][0]})])
+
+    async def close(self) -> None:
+        pass
+
+
+@ASYNC
+@pytest.mark.parametrize("task_id, method", [("92_01", "inplace"), ("92_03", "reload")])
+async def test_a_run_records_how_each_reset_happened(open_task, upstream, tmp_path, task_id, method):
+    task = task_of(upstream, task_id)
+    spec = upstream.resolve_model("noop").model_copy(update={"name": "MineFinder"})
+    cfg = RunConfig(item_id=task_id, game=upstream.games[task.game], task=task, model=spec, seed=5, repeat=0,
+                    run_dir=tmp_path / "run", results_path=tmp_path / "results.jsonl",
+                    prompts_dir=upstream.prompts_dir, max_steps=3, catalog_source=upstream.source)
+    record, final = await play(await open_task(task_id, 5), MineFinder(), cfg)
+    assert record.status == "ok" and record.steps == 3 and record.episodes == 3
+    assert record.resets == [method, method] and record.catalog["format"] == "upstream"
+    lines = [json.loads(x) for x in (tmp_path / "run" / "steps.jsonl").read_text().splitlines()]
+    assert [ln["method"] for ln in lines if ln["event"] == "reset"] == [method, method]
+    saved = json.loads((tmp_path / "results.jsonl").read_text())
+    assert saved["resets"] == [method, method] and saved["catalog"]["path"] == str(FIXTURE)
+
+
+def _pytest(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-catalog", str(FIXTURE),
+                           "--gw-results", "out", *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def test_two_plugin_sessions_with_the_same_seed_play_the_same_runs(tmp_path):
+    # A reload task and a soft-restart task: the resets are part of what must repeat.
+    pick = ["-k", "91_02 or 92_02", "--gw-model", "random", "--gw-seed", "4", "--gw-max-steps", "10"]
+    for name in ("a", "b"):
+        r = _pytest(tmp_path, *pick, "--gw-session", name)
+        assert r.returncode == 0, r.stdout[-3000:]
+    assert "1 of 3 upstream games left out" in r.stdout and "gameworld: upstream catalog" in r.stdout
+    runs = {}
+    for name in ("a", "b"):
+        recs = [json.loads(x) for x in (tmp_path / "out" / name / "results.jsonl").read_text().splitlines()]
+        runs[name] = {}
+        for rec in recs:
+            steps = [json.loads(x) for x in (tmp_path / "out" / name / rec["trajectory"]).read_text().splitlines()]
+            states = [(s.get("event"), s.get("state"), s.get("method"), s.get("verdict")) for s in steps]
+            runs[name][rec["item"]] = ({k: rec[k] for k in ("score_best", "progress", "steps", "episodes", "resets",
+                                                            "stop_reason", "valid", "seed")}, states, rec["catalog"])
+    assert sorted(runs["a"]) == ["upstream/arcade/91_line-walker/91_02[random]",
+                                 "upstream/arcade/92_mine-clicker/92_02[random]"]
+    assert runs["a"] == runs["b"]
+    assert any(r[0]["resets"] for r in runs["a"].values()), "the random runs should reach a reset"
+
+
+def test_validate_reports_found_left_out_and_defects(tmp_path):
+    # Files only: the start-state check in the browser is the same code as for our own catalog.
+    r = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "validate", "--no-browser", "--catalog", str(FIXTURE)],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[-1] == f"upstream catalog {FIXTURE}: 2 games, 6 tasks, {len(load_catalog().models)} models, OK"
+    assert any(ln.startswith("left out: 1 of 3 upstream games left out") and "93_absent-game" in ln for ln in lines)
+    assert any(ln.startswith("warning: 92_mine-clicker role player: computer_use_controls.allowed_keys is empty")
+               for ln in lines)

@@ -1,0 +1,162 @@
+"""The results page and the viewer's data, built from records without a browser."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pytest_gameworld import cli
+from pytest_gameworld.page import page_data, reference_rows, render, write_results_page
+from pytest_gameworld.settings import Settings
+from pytest_gameworld.viewer import describe_action, safe_json, viewer_data, write_viewer
+
+
+def rec(model, task, progress, repeat=0, status="ok", game="01-2048", genre="puzzle", level=4, error=None):
+    item = f"{genre}/{game}/{task}[{model}-r{repeat}]"
+    return {"item": item, "task": task, "game": game, "genre": genre, "level": level, "model": model,
+            "interface": "generalist", "protocol": "paused", "seed": 1, "repeat": repeat, "status": status,
+            "success": progress >= 1.0, "progress": progress, "valid": 9, "invalid_ntc": 1, "invalid_oos": 0,
+            "steps": 10, "episodes": 1, "sec_per_step": 0.2, "tokens_in": 1000, "tokens_out": 50, "cost_usd": 0.01,
+            "catalog_version": "abc", "max_steps": 10, "stop_reason": "max_steps", "error": error,
+            "trajectory": f"runs/{genre}/{game}/{task}/{model}-r{repeat}/attempt-1/steps.jsonl"}
+
+
+RECORDS = [rec("m1", "01_01", 1.0, 0), rec("m1", "01_01", 0.5, 1), rec("m2", "01_01", 0.2, 0),
+           rec("m2", "01_01", 0.0, 1), rec("m1", "13_01", 0.4, 0, game="13-flappy-bird", genre="runner", level=2),
+           rec("m2", "13_01", 0.0, 0, status="error", game="13-flappy-bird", genre="runner", level=2,
+               error="HarnessError: 13-flappy-bird: JS error: <b>boom</b>")]
+BASELINES = {"01_01": {"random": {"sr": 0.0, "pg": 10.0}, "oracle": {"sr": 100.0, "pg": 100.0}},
+             "13_01": {"random": {"sr": 60.0, "pg": 70.0}, "oracle": {"sr": 100.0, "pg": 100.0}}}
+
+
+def test_page_data_has_normalized_elo_spreads_and_missing():
+    d = page_data("s", RECORDS, BASELINES)
+    assert set(d.summaries) == {"m1", "m2"}
+    assert d.missing == ["runner/13-flappy-bird/13_01[m2-r0]: HarnessError: 13-flappy-bird: JS error: <b>boom</b>"]
+    assert d.elo["m1"] > d.elo["m2"], "m1 beats m2 on both shared (task, repeat) pairs"
+    # m1: PG per task 01_01 = 75, 13_01 = 40 -> 57.5; random 40, oracle 100 over the same tasks -> 29.2 %
+    assert d.normalized["m1"] == pytest.approx(100 * (57.5 - 40) / 60)
+    assert d.spreads["m1"]["pg"] is not None and d.spreads["m1"]["pg"].n == 2
+    assert d.games["m1"] == {"01-2048": 75.0, "13-flappy-bird": 40.0}
+
+
+def test_page_shows_tables_reference_rows_links_and_escapes():
+    page = render(page_data("s<1>", RECORDS, BASELINES), "now")
+    assert "<b>boom</b>" not in page and "&lt;b&gt;boom&lt;/b&gt;" in page, "errors are escaped"
+    assert "s&lt;1&gt;" in page and "<script" not in page
+    for r in reference_rows()["rows"]:
+        assert r["agent"] in page
+    assert page.count('class="ref"') == len(reference_rows()["rows"]) and "published" in page
+    assert page.count(">viewer</a>") == 6, "every run, scored or missing, links its viewer"
+    assert 'href="runs/puzzle/01-2048/01_01/m1-r0/attempt-1/viewer.html"' in page
+    assert "87.5 / 87.5" not in page and "50.0 / 75.0" in page, "m1 on puzzle: SR 50, PG 75"
+    assert "floor" in page, "13_01 is a floor task (random SR 60 %)"
+    assert "Content-Security-Policy" in page
+    assert page.count("<svg") == 2, "heatmap and level chart drawn"
+
+
+def test_page_without_baselines_says_so_and_one_model_has_no_elo():
+    d = page_data("s", [r for r in RECORDS if r["model"] == "m1"], None)
+    page = render(d, "now")
+    assert d.elo == {} and "no baselines" in page and "No baselines" in page
+
+
+def test_page_refuses_mixed_catalog_versions_in_one_line():
+    mixed = RECORDS[:1] + [dict(RECORDS[2], catalog_version="zzz")]
+    page = render(page_data("s", mixed, None), "now")
+    assert "different catalog versions" in page
+
+
+def _session(tmp_path: Path) -> Path:
+    session = tmp_path / "sess"
+    for r in RECORDS:
+        run = session / Path(r["trajectory"]).parent
+        run.mkdir(parents=True)
+        (run / "steps.jsonl").write_text("\n".join(json.dumps(x) for x in [
+            {"event": "start", "item": r["item"], "model": r["model"], "role": "player"},
+            {"event": "step", "step": 0, "episode": 1, "score": 2, "best": 2, "progress": r["progress"],
+             "verdict": {"validity": "valid", "action": {"kind": "wait", "duration_ms": 200}},
+             "reply": {"text": "</script><script>alert(1)</script>", "reasoning": "", "raw": None}},
+            {"event": "end", "status": r["status"], "error": r["error"]}]) + "\n")
+    (session / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+    return session
+
+
+def test_report_html_writes_the_page_and_missing_viewers(tmp_path: Path, capsys):
+    session = _session(tmp_path)
+    assert cli.main(["report", str(session), "--html"]) == 0
+    assert "results page:" in capsys.readouterr().err
+    page = (session / "index.html").read_text()
+    assert "GameWorld results" in page
+    viewers = sorted(session.rglob("viewer.html"))
+    assert len(viewers) == 6
+    text = viewers[0].read_text()
+    assert "</script><script>alert" not in text and "\\u003c/script\\u003e" in text
+    assert '<a href="../../../../../../index.html">' in text, "the viewer links back to the results page"
+
+
+def test_write_results_page_in_the_session_folder(tmp_path: Path):
+    session = _session(tmp_path)
+    path = write_results_page(session, tmp_path)  # a catalog folder without baselines
+    assert path == session / "index.html" and "No baselines" in path.read_text()
+
+
+def test_safe_json_cannot_close_its_script_element():
+    text = safe_json({"t": "</script><img src=x onerror=alert(1)>&\u2028"})
+    assert not re.search(r"[<>&\u2028]", text)
+    assert json.loads(text) == {"t": "</script><img src=x onerror=alert(1)>&\u2028"}
+
+
+def test_viewer_data_per_role_and_episodes():
+    lines = [{"event": "start", "item": "i", "role": "p"},
+             {"event": "step", "step": 0, "episode": 1, "score": 1, "progress": 0.1, "frame": "frames/0000.jpg",
+              "roles": {"fire": {"verdict": {"validity": "oos", "reason": "no such control"}, "reply": {"raw": {"x": 1}}},
+                        "water": {"verdict": {"validity": "valid", "action": {"kind": "press_key", "keys": [" "],
+                                                                              "duration_ms": 100}}}}},
+             {"event": "end", "status": "ok", "success": False, "progress": 0.1}]
+    d = viewer_data(lines, {"frames/0000.jpg": "data:image/jpeg;base64,AA=="})
+    step = d["steps"][0]
+    assert [t["role"] for t in step["turns"]] == ["fire", "water"]
+    assert step["turns"][0]["reason"] == "no such control" and '"x": 1' in step["turns"][0]["raw"]
+    assert step["turns"][1]["action"] == "press_key Space · 100 ms"
+    assert step["frame"].startswith("data:image/jpeg")
+
+
+def test_describe_action():
+    assert describe_action({"kind": "click", "x": 3, "y": 4, "button": "right", "duration_ms": 50}) == \
+        "click at (3, 4) right button · 50 ms"
+    assert describe_action(None) == "none"
+
+
+def test_frames_default_reduced_for_provider_models_only():
+    assert Settings().frames_for(provider=True) == (True, 480)
+    assert Settings().frames_for(provider=False)[0] is False
+    assert Settings(keep_frames=True).frames_for(provider=False) == (True, 0)
+    assert Settings(no_frames=True).frames_for(provider=True)[0] is False
+
+
+def test_viewer_inlines_reduced_frames(tmp_path: Path):
+    from io import BytesIO
+
+    from PIL import Image
+
+    from pytest_gameworld.runner import _write_frame
+
+    buf = BytesIO()
+    Image.new("RGB", (1280, 720), "red").save(buf, "PNG")
+    _write_frame(tmp_path / "frames" / "0000.jpg", buf.getvalue(), 480)
+    with Image.open(tmp_path / "frames" / "0000.jpg") as img:
+        assert (img.format, img.size) == ("JPEG", (480, 270))
+    (tmp_path / "steps.jsonl").write_text(json.dumps({"event": "step", "step": 0, "episode": 1, "progress": 0,
+                                                      "frame": "frames/0000.jpg"}) + "\n")
+    assert "data:image/jpeg;base64," in write_viewer(tmp_path).read_text()
+
+
+def test_keep_and_no_frames_contradict_unless_the_command_line_decides(pytester):
+    pytester.makeini("[pytest]\ngw_keep_frames = true\n")
+    config = pytester.parseconfig("--gw-no-frames")
+    s = Settings.from_config(config)
+    assert (s.keep_frames, s.no_frames) == (False, True)
+    with pytest.raises(ValueError, match="contradict"):
+        Settings.from_config(pytester.parseconfig("--gw-no-frames", "--gw-keep-frames"))
