@@ -1,0 +1,641 @@
+// Vex 3 (act 1) for pytest-gameworld.
+//
+// Layout: a pure simulation core (createCore) that knows nothing about the DOM,
+// a canvas renderer with the course painted once onto an offscreen canvas
+// (saws, flags and the runner are drawn over it), a keyboard queue, one
+// requestAnimationFrame loop with fixed 1/60 s ticks, and window.gameAPI. The
+// oracle clones the core through window.__gwCore to look ahead. One hand-made
+// course, no randomness: saws are pure functions of game time.
+(function () {
+  "use strict";
+
+  const GAME_ID = "30-vex-3";
+
+  // Constants (games.md section 30). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  const W = 1280;
+  const H = 720;
+  const HUD_H = 56;
+  const TILE = 40;
+  const TICK_HZ = 60;
+  const DT = 1 / TICK_HZ;
+
+  const RUN = 380;
+  const ACC_GROUND = 3000;
+  const ACC_AIR = 2000;
+  const G = 2600;
+  const JUMP_VY = -920;            // apex ~163 px
+  const WALL_VY = -880;
+  const WALL_KICK = 380;
+  const MAX_FALL = 1400;
+  const WALL_SLIDE = 180;
+  const SLIDE_TICKS = 42;          // 0.7 s
+  const SLIDE_V = 480;
+  const BUFFER_TICKS = 6;          // 0.1 s jump buffer (games.md 1.3)
+  const COYOTE_TICKS = 6;          // 0.1 s coyote time
+  const RESPAWN_TICKS = 24;        // 0.4 s
+  const RW = 24;
+  const RH = 44;
+  const SLIDE_H = 22;
+  const FLAGS = [700, 1500, 2400, 3300, 4200];
+  const FINISH = 4600;
+
+  // Legend: . empty, # solid, x floor spikes, b low blade (hangs in the top of
+  // its tile), @ start.
+  const MAP = [
+    "........................................................................................................................",
+    "........................................................................................................................",
+    "........................................................................................................................",
+    "......................#####...........................................................#####.............................",
+    "......................#####...........................................................#####.............................",
+    "......................#####...........................................................#####.............................",
+    "......................#####...........................................................#####.............................",
+    "......................#####...........................................................#####.............................",
+    "......................#####...........................................................#####.............................",
+    "......................#####...........................................................#####.............................",
+    "......................#####...........................................................#####.............................",
+    "......................#####...........................................................#####.............................",
+    "......................#####...........................................................#####.............................",
+    "......................#####....##.....................##..............................#####.............................",
+    "......................#####....##...................#.##..............................#####.............................",
+    "..@.....xx............bbbbb....##.................#x#x##xx............................bbbbb..................x..........",
+    "#############..###################################################....#############################.....################",
+    "#############xx###################################################xxxx#############################xxxxx################",
+  ];
+  const COLS = MAP[0].length;
+  const ROWS = MAP.length;
+  const LEVEL_W = COLS * TILE;
+
+  // Saws: red discs whose centre is a pure function of game time (ticks).
+  //  line: sweeps between (x0,y0) and (x1,y1), triangle wave of `period` ticks;
+  //  circle: orbits (cx,cy) at radius `rr`, one turn per `period` ticks.
+  const SAWS = [
+    { kind: "line", x0: 1700, y0: 618, x1: 1940, y1: 618, r: 22, period: 120 },
+    { kind: "line", x0: 3000, y0: 430, x1: 3000, y1: 618, r: 24, period: 120 },
+    { kind: "circle", cx: 3820, cy: 560, rr: 90, r: 24, period: 144 },
+  ];
+
+  function sawPos(s, t) {
+    if (s.kind === "line") {
+      const ph = (t % s.period) / s.period;
+      const f = ph < 0.5 ? ph * 2 : 2 - ph * 2;
+      return { x: s.x0 + (s.x1 - s.x0) * f, y: s.y0 + (s.y1 - s.y0) * f };
+    }
+    const a = (t % s.period) / s.period * Math.PI * 2;
+    return { x: s.cx + Math.cos(a) * s.rr, y: s.cy + Math.sin(a) * s.rr };
+  }
+
+  const SOLID = { "#": true };
+
+  // Hazard box of a tile, a little inside the drawn shape so grazes are fair.
+  function hazardBox(ch) {
+    if (ch === "x") return [4, 22, 32, 18];
+    if (ch === "b") return [0, 0, 40, 16];
+    return null;
+  }
+
+  function overlap(ax, ay, aw, ah, bx, by, bw, bh) {
+    return ax < bx + bw && ax + aw > bx && ay < by + bh && ay + ah > by;
+  }
+
+  function circleHitsBox(cx, cy, r, x, y, w, h) {
+    const nx = Math.max(x, Math.min(cx, x + w));
+    const ny = Math.max(y, Math.min(cy, y + h));
+    return (cx - nx) * (cx - nx) + (cy - ny) * (cy - ny) < r * r;
+  }
+
+  const TILE_HAZARDS = [];
+  let START = null;
+  for (let r = 0; r < ROWS; r++) {
+    for (let col = 0; col < COLS; col++) {
+      const ch = MAP[r][col];
+      if (ch === "@") START = { x: col * TILE + 8, y: (r + 1) * TILE - RH };
+      const hb = hazardBox(ch);
+      if (hb) TILE_HAZARDS.push({ x: col * TILE + hb[0], y: r * TILE + hb[1], w: hb[2], h: hb[3],
+        kind: ch === "x" ? "spikes" : "blade" });
+    }
+  }
+
+  function tileAt(col, row) {
+    if (col < 0 || col >= COLS) return "#";   // course ends are walls
+    if (row < 0 || row >= ROWS) return ".";
+    return MAP[row][col];
+  }
+
+  function solidIn(x, y, w, h) {
+    const c0 = Math.floor(x / TILE), c1 = Math.floor((x + w - 0.001) / TILE);
+    const r0 = Math.floor(y / TILE), r1 = Math.floor((y + h - 0.001) / TILE);
+    for (let r = r0; r <= r1; r++) {
+      for (let col = c0; col <= c1; col++) {
+        if (SOLID[tileAt(col, r)]) return { x: col * TILE, y: r * TILE, w: TILE, h: TILE };
+      }
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Core
+  // ---------------------------------------------------------------------------
+  function Core() {}
+
+  function createCore() {
+    const c = new Core();
+    c.level = 1;
+    c.status = "playing";
+    c.outcome = null;
+    c.reason = null;
+    c.totalTicks = 0;
+    c.playTicks = 0;
+    c.deaths = 0;
+    c.passed = 0;                  // flags touched (they are passed in order)
+    c.dead = 0;                    // respawn countdown while > 0
+    c.maxX = START.x;
+    c.spawn(START.x, START.y);
+    return c;
+  }
+
+  Core.prototype.spawn = function (x, y) {
+    this.p = { x: x, y: y, vx: 0, vy: 0, h: RH, onGround: true, onWall: 0,
+      coyote: 0, buffer: 0, slide: 0, sliding: false, face: 1 };
+  };
+
+  Core.prototype.respawnPoint = function () {
+    if (this.passed === 0) return START;
+    return { x: FLAGS[this.passed - 1] - RW / 2, y: 16 * TILE - RH };
+  };
+
+  Core.prototype.hitsHazard = function () {
+    const p = this.p;
+    for (const z of TILE_HAZARDS) {
+      if (z.x > p.x + 60 || z.x + z.w < p.x - 60) continue;
+      if (overlap(p.x, p.y, RW, p.h, z.x, z.y, z.w, z.h)) return true;
+    }
+    for (const s of SAWS) {
+      const q = sawPos(s, this.playTicks);
+      if (circleHitsBox(q.x, q.y, s.r - 3, p.x, p.y, RW, p.h)) return true;
+    }
+    return false;
+  };
+
+  // input = {left, right, up, down: held; jump: ArrowUp pressed this tick}
+  Core.prototype.tick = function (input) {
+    this.totalTicks++;
+    if (this.status !== "playing") return;
+    this.playTicks++;
+    const inp = input || {};
+    if (this.dead > 0) {
+      this.dead--;
+      if (this.dead === 0) { const sp = this.respawnPoint(); this.spawn(sp.x, sp.y); }
+      return;
+    }
+    const p = this.p;
+    if (inp.jump) p.buffer = BUFFER_TICKS + 1;
+    const dir = (inp.right ? 1 : 0) - (inp.left ? 1 : 0);
+    if (dir) p.face = dir;
+
+    // Crouch slide: Down with a direction while running on the ground; 0.7 s at
+    // 480 px/s with the short hitbox; never ends under a ceiling.
+    if (!p.sliding && inp.down && dir && p.onGround) {
+      p.sliding = true;
+      p.slide = SLIDE_TICKS;
+      p.face = dir;
+      p.vx = dir * SLIDE_V;
+      p.y += RH - SLIDE_H;
+      p.h = SLIDE_H;
+    }
+    if (p.sliding) {
+      if (p.slide > 0) p.slide--;
+      const roof = solidIn(p.x, p.y - (RH - SLIDE_H), RW, RH - SLIDE_H) !== null;
+      if (!roof && (p.slide === 0 || !p.onGround)) {
+        p.sliding = false;
+        p.y -= RH - SLIDE_H;
+        p.h = RH;
+      } else {
+        p.vx = p.face * SLIDE_V;
+      }
+    }
+    if (!p.sliding) {
+      const acc = (p.onGround ? ACC_GROUND : ACC_AIR) * DT;
+      if (dir) {
+        p.vx += dir * acc;
+        if (p.vx > RUN) p.vx = RUN;
+        if (p.vx < -RUN) p.vx = -RUN;
+      } else if (p.onGround) {
+        p.vx = Math.abs(p.vx) <= acc ? 0 : p.vx - Math.sign(p.vx) * acc;
+      }
+    }
+
+    // Jumps: from the ground (or within coyote time), else off a wall.
+    if (p.buffer > 0 && !p.sliding) {
+      if (p.onGround || p.coyote > 0) {
+        p.vy = JUMP_VY;
+        p.buffer = 0;
+        p.coyote = 0;
+        p.onGround = false;
+      } else if (p.onWall) {
+        p.vy = WALL_VY;
+        p.vx = -p.onWall * WALL_KICK;
+        p.buffer = 0;
+      }
+    }
+    if (p.buffer > 0) p.buffer--;
+
+    p.vy = Math.min(p.vy + G * DT, MAX_FALL);
+    if (p.onWall !== 0 && dir === p.onWall && p.vy > WALL_SLIDE) p.vy = WALL_SLIDE;
+
+    p.x += p.vx * DT;
+    const hx = solidIn(p.x, p.y, RW, p.h);
+    if (hx) { p.x = p.vx > 0 ? hx.x - RW : hx.x + hx.w; p.vx = 0; }
+    p.y += p.vy * DT;
+    const hy = solidIn(p.x, p.y, RW, p.h);
+    if (hy) { p.y = p.vy > 0 ? hy.y - p.h : hy.y + hy.h; p.vy = 0; }
+    p.onGround = p.vy >= 0 && solidIn(p.x, p.y + p.h, RW, 1) !== null;
+    if (p.onGround) p.coyote = COYOTE_TICKS;
+    else if (p.coyote > 0) p.coyote--;
+    p.onWall = 0;
+    if (!p.onGround) {
+      if (solidIn(p.x + RW, p.y + 4, 2, p.h - 8)) p.onWall = 1;
+      else if (solidIn(p.x - 2, p.y + 4, 2, p.h - 8)) p.onWall = -1;
+    }
+    if (p.x > this.maxX) this.maxX = p.x;
+
+    if (p.y > H || this.hitsHazard()) {
+      this.deaths++;
+      this.dead = RESPAWN_TICKS;
+      p.vx = 0; p.vy = 0;
+      return;
+    }
+    while (this.passed < FLAGS.length && p.x + RW >= FLAGS[this.passed] && p.x <= FLAGS[this.passed] + 40) this.passed++;
+    if (p.x + RW >= FINISH) {
+      this.status = "terminal";
+      this.outcome = "success";
+      this.reason = "act_complete";
+    }
+  };
+
+  Core.prototype.cameraX = function () {
+    return Math.max(0, Math.min(LEVEL_W - W, this.p.x - 480));
+  };
+
+  Core.prototype.clone = function () {
+    const c = new Core();
+    Object.assign(c, this);
+    c.p = Object.assign({}, this.p);
+    return c;
+  };
+
+  Core.prototype.distanceToGoal = function () {
+    const goal = this.passed < FLAGS.length ? FLAGS[this.passed] : FINISH;
+    return Math.max(0, Math.round(goal - (this.p.x + RW)));
+  };
+
+  Core.prototype.snapshot = function () {
+    const p = this.p;
+    const cx = p.x + RW / 2, cy = p.y + p.h / 2;
+    const hz = TILE_HAZARDS.map((z) => ({ kind: z.kind, x: z.x, y: z.y, w: z.w, h: z.h,
+      d: Math.hypot(z.x + z.w / 2 - cx, z.y + z.h / 2 - cy) }));
+    for (const s of SAWS) {
+      const q = sawPos(s, this.playTicks);
+      hz.push({ kind: "saw", x: Math.round(q.x * 10) / 10, y: Math.round(q.y * 10) / 10, r: s.r, d: Math.hypot(q.x - cx, q.y - cy) });
+    }
+    hz.sort((a, b) => a.d - b.d);
+    return {
+      level: 1,
+      score: this.passed,
+      completion_progress: this.status === "terminal" ? 1 : Math.max(0, Math.min(1, (this.maxX + RW) / FINISH)),
+      player: { x: p.x, y: p.y, vx: p.vx, vy: p.vy, w: RW, h: p.h, on_ground: p.onGround,
+        on_wall: p.onWall, sliding: p.sliding, alive: this.dead === 0 },
+      checkpoints: FLAGS.map((x, i) => ({ x: x, passed: i < this.passed })),
+      finish_x: FINISH,
+      hazards: hz.slice(0, 10).map((z) => { const o = Object.assign({}, z); delete o.d; return o; }),
+      level_width: LEVEL_W,
+    };
+  };
+
+  // ---------------------------------------------------------------------------
+  // Keyboard: events are queued and consumed at the start of each tick, so a
+  // press and release between two ticks still gives one `pressed` edge.
+  // ---------------------------------------------------------------------------
+  const USED_KEYS = new Set(["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+  const input = { queue: [], held: new Set() };
+
+  function onKey(e, down) {
+    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    if (USED_KEYS.has(k)) e.preventDefault();
+    if (e.repeat) return;
+    if (down && k === "Enter" && core && core.status === "terminal") { api.reset({}); return; }
+    input.queue.push({ key: k, down: down });
+  }
+  window.addEventListener("keydown", (e) => onKey(e, true));
+  window.addEventListener("keyup", (e) => onKey(e, false));
+
+  function consumeInput() {
+    const pressed = new Set();
+    for (const ev of input.queue) {
+      if (ev.down) {
+        if (!input.held.has(ev.key)) pressed.add(ev.key);
+        input.held.add(ev.key);
+      } else {
+        input.held.delete(ev.key);
+      }
+    }
+    input.queue.length = 0;
+    const held = new Set(input.held);
+    for (const k of pressed) held.add(k);
+    return { left: held.has("ArrowLeft"), right: held.has("ArrowRight"), up: held.has("ArrowUp"),
+      down: held.has("ArrowDown"), jump: pressed.has("ArrowUp") };
+  }
+
+  function clearInput() { input.queue.length = 0; input.held.clear(); }
+
+  // ---------------------------------------------------------------------------
+  // Renderer
+  // ---------------------------------------------------------------------------
+  const canvas = document.getElementById("game");
+  const ctx = canvas.getContext("2d");
+
+  const COLORS = {
+    sky: "#DCE3EA", skyLine: "#CBD3DC",
+    block: "#3F4650", blockDark: "#262B31", blockTop: "#5C6672",
+    spike: "#E53935", spikeDark: "#8E1B19",
+    saw: "#E53935", sawDark: "#7F1412",
+    flag: "#2ECC71", flagDone: "#F5C518", pole: "#555",
+    runner: "#1E6BF0",
+  };
+
+  function textOutlined(g, str, x, y, font, align) {
+    g.font = font; g.textAlign = align; g.textBaseline = "middle"; g.lineJoin = "round";
+    g.lineWidth = 3; g.strokeStyle = "#111"; g.strokeText(str, x, y);
+    g.fillStyle = "#fff"; g.fillText(str, x, y);
+  }
+
+  let levelLayer = null;
+  function paintLevel() {
+    levelLayer = document.createElement("canvas");
+    levelLayer.width = LEVEL_W;
+    levelLayer.height = H;
+    const g = levelLayer.getContext("2d");
+    g.fillStyle = COLORS.sky;
+    g.fillRect(0, 0, LEVEL_W, H);
+    g.strokeStyle = COLORS.skyLine;
+    g.lineWidth = 1;
+    for (let x = 0; x < LEVEL_W; x += 160) { g.beginPath(); g.moveTo(x + 0.5, 0); g.lineTo(x + 0.5, H); g.stroke(); }
+    for (let r = 0; r < ROWS; r++) {
+      for (let col = 0; col < COLS; col++) {
+        const ch = MAP[r][col];
+        const x = col * TILE, y = r * TILE;
+        if (ch === "#") {
+          g.fillStyle = COLORS.block; g.fillRect(x, y, TILE, TILE);
+          if (tileAt(col, r - 1) !== "#") { g.fillStyle = COLORS.blockTop; g.fillRect(x, y, TILE, 6); }
+          g.strokeStyle = COLORS.blockDark; g.lineWidth = 1; g.strokeRect(x + 0.5, y + 0.5, TILE - 1, TILE - 1);
+        } else if (ch === "x") {
+          g.fillStyle = COLORS.spike; g.strokeStyle = COLORS.spikeDark; g.lineWidth = 2;
+          g.beginPath();
+          for (let k = 0; k < 3; k++) {
+            const o = k * 13 + 1;
+            g.moveTo(x + o, y + 40); g.lineTo(x + o + 6.5, y + 16); g.lineTo(x + o + 13, y + 40);
+          }
+          g.closePath(); g.fill(); g.stroke();
+        } else if (ch === "b") {
+          g.fillStyle = COLORS.spike; g.strokeStyle = COLORS.spikeDark; g.lineWidth = 2;
+          g.beginPath();
+          g.moveTo(x, y); g.lineTo(x + 40, y); g.lineTo(x + 30, y + 16); g.lineTo(x + 10, y + 16); g.closePath();
+          g.fill(); g.stroke();
+        }
+      }
+    }
+    // Finish: a chequered gate.
+    for (let k = 0; k < 12; k++) {
+      g.fillStyle = k % 2 ? "#111" : "#fff";
+      g.fillRect(FINISH, 640 - (k + 1) * 20, 20, 20);
+      g.fillStyle = k % 2 ? "#fff" : "#111";
+      g.fillRect(FINISH + 20, 640 - (k + 1) * 20, 20, 20);
+    }
+    textOutlined(g, "FINISH", FINISH + 20, 380, "bold 22px sans-serif", "center");
+  }
+
+  // Flag sprites (pole, pennant, number) are painted once per flag and state
+  // (green ahead, yellow touched) and blitted: outlined text is costly.
+  const flagSprites = {};
+  function flagSprite(i, done) {
+    const key = i + (done ? "d" : "a");
+    if (flagSprites[key]) return flagSprites[key];
+    const cv = document.createElement("canvas");
+    cv.width = 48; cv.height = 112;
+    const g = cv.getContext("2d");
+    g.fillStyle = COLORS.pole;
+    g.fillRect(0, 2, 5, 110);
+    g.fillStyle = done ? COLORS.flagDone : COLORS.flag;
+    g.strokeStyle = "#1B4D2E"; g.lineWidth = 2;
+    g.beginPath(); g.moveTo(5, 4); g.lineTo(42, 20); g.lineTo(5, 36); g.closePath();
+    g.fill(); g.stroke();
+    textOutlined(g, String(i + 1), 18, 20, "bold 18px sans-serif", "center");
+    flagSprites[key] = cv;
+    return cv;
+  }
+
+  function drawFlags(c, sx) {
+    FLAGS.forEach((fx, i) => {
+      const x = fx - sx;
+      if (x < -60 || x > W + 60) return;
+      ctx.drawImage(flagSprite(i, i < c.passed), Math.round(x - 2), 640 - 112);
+    });
+  }
+
+  function drawSaws(c, sx) {
+    for (const s of SAWS) {
+      const q = sawPos(s, c.playTicks);
+      const x = q.x - sx;
+      if (x < -60 || x > W + 60) continue;
+      ctx.fillStyle = COLORS.saw; ctx.strokeStyle = COLORS.sawDark; ctx.lineWidth = 3;
+      ctx.beginPath();
+      const rot = c.playTicks * 0.3;
+      for (let k = 0; k < 16; k++) {
+        const a = rot + k * Math.PI / 8;
+        const rr = k % 2 ? s.r - 6 : s.r;
+        ctx.lineTo(x + Math.cos(a) * rr, q.y + Math.sin(a) * rr);
+      }
+      ctx.closePath(); ctx.fill(); ctx.stroke();
+      ctx.fillStyle = "#333"; ctx.beginPath(); ctx.arc(x, q.y, 5, 0, Math.PI * 2); ctx.fill();
+    }
+  }
+
+  function drawRunner(c, sx) {
+    const p = c.p;
+    const x = Math.round(p.x - sx), y = Math.round(p.y);
+    if (c.dead > 0) {
+      ctx.globalAlpha = c.dead / RESPAWN_TICKS;
+    }
+    ctx.fillStyle = COLORS.runner; ctx.strokeStyle = "#fff"; ctx.lineWidth = 2;
+    if (p.sliding) {
+      ctx.fillRect(x - 6, y + 6, RW + 12, SLIDE_H - 8);
+      ctx.strokeRect(x - 6, y + 6, RW + 12, SLIDE_H - 8);
+      ctx.beginPath(); ctx.arc(x + (p.face >= 0 ? RW + 4 : -4), y + 9, 8, 0, Math.PI * 2); ctx.fill(); ctx.stroke();
+      ctx.globalAlpha = 1;
+      return;
+    }
+    const cx = x + RW / 2;
+    const phase = p.onGround && p.vx !== 0 ? Math.sin(c.totalTicks * 0.5) * 7 : 3;
+    ctx.lineCap = "round";
+    for (const [w, col] of [[9, "#fff"], [5, COLORS.runner]]) {
+      ctx.strokeStyle = col; ctx.lineWidth = w;
+      ctx.beginPath();
+      ctx.moveTo(cx, y + 16); ctx.lineTo(cx, y + 30);
+      ctx.moveTo(cx, y + 30); ctx.lineTo(cx - phase, y + 42);
+      ctx.moveTo(cx, y + 30); ctx.lineTo(cx + phase, y + 42);
+      ctx.moveTo(cx, y + 19); ctx.lineTo(cx - 8, y + 27);
+      ctx.moveTo(cx, y + 19); ctx.lineTo(cx + 8, y + 27);
+      ctx.stroke();
+    }
+    ctx.fillStyle = COLORS.runner; ctx.strokeStyle = "#fff"; ctx.lineWidth = 2;
+    ctx.beginPath(); ctx.arc(cx, y + 8, 8, 0, Math.PI * 2); ctx.fill(); ctx.stroke();
+    ctx.lineCap = "butt";
+    ctx.globalAlpha = 1;
+  }
+
+  let hudLayer = null, hctx = null, hudKey = null;
+  function drawHud(c) {
+    if (!hudLayer) {
+      hudLayer = document.createElement("canvas");
+      hudLayer.width = W; hudLayer.height = HUD_H;
+      hctx = hudLayer.getContext("2d");
+    }
+    const key = c.passed + "|" + c.deaths;
+    if (key !== hudKey) {
+      hudKey = key;
+      hctx.clearRect(0, 0, W, HUD_H);
+      hctx.fillStyle = "rgba(0,0,0,0.55)";
+      hctx.fillRect(0, 0, W, HUD_H);
+      textOutlined(hctx, "Vex 3", 20, HUD_H / 2, "bold 28px sans-serif", "left");
+      textOutlined(hctx, "Act 1", 110, HUD_H / 2 + 1, "20px sans-serif", "left");
+      textOutlined(hctx, "Flags " + c.passed + "/" + FLAGS.length, W / 2, HUD_H / 2, "bold 28px sans-serif", "center");
+      textOutlined(hctx, "Deaths " + c.deaths, W - 20, HUD_H / 2, "20px sans-serif", "right");
+    }
+    ctx.drawImage(hudLayer, 0, 0);
+  }
+
+  function drawPanel(lines) {
+    const pw = 600, ph = 40 + lines.length * 46;
+    const px = (W - pw) / 2, py = (H - ph) / 2 - 20;
+    ctx.fillStyle = "rgba(0,0,0,0.6)"; ctx.fillRect(px, py, pw, ph);
+    ctx.strokeStyle = "rgba(255,255,255,0.8)"; ctx.lineWidth = 2; ctx.strokeRect(px, py, pw, ph);
+    lines.forEach((ln, k) => textOutlined(ctx, ln.text, W / 2, py + 43 + k * 46, ln.font, "center"));
+  }
+
+  function render() {
+    if (!core) { ctx.fillStyle = "#111"; ctx.fillRect(0, 0, W, H); return; }
+    const c = core;
+    if (!levelLayer) paintLevel();
+    const sx = Math.round(c.cameraX());
+    ctx.drawImage(levelLayer, sx, 0, W, H, 0, 0, W, H);
+    drawFlags(c, sx);
+    drawSaws(c, sx);
+    drawRunner(c, sx);
+    drawHud(c);
+    if (c.status === "terminal") {
+      drawPanel([
+        { text: "ACT COMPLETE", font: "bold 36px sans-serif" },
+        { text: "Flags " + c.passed + "/5   Deaths " + c.deaths, font: "bold 28px sans-serif" },
+        { text: "Press Enter to play again", font: "20px sans-serif" },
+      ]);
+    }
+  }
+
+  // ---------------------------------------------------------------------------
+  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
+  // ---------------------------------------------------------------------------
+  const TICK_MS = 1000 / TICK_HZ;
+  const MAX_FRAME_MS = 250;
+  const MAX_TICKS_PER_FRAME = 15;
+  let core = null;
+  let attempts = 0;
+  let seed = 42;
+  let lastFrame = null;
+  let acc = 0;
+
+  function frame(now) {
+    let n = 0;
+    if (lastFrame !== null) {
+      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
+      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
+        const inp = consumeInput();
+        if (core) core.tick(inp);
+        acc -= TICK_MS;
+        n++;
+      }
+      if (n === MAX_TICKS_PER_FRAME) acc = 0;
+    }
+    lastFrame = now;
+    if (n > 0) render();
+    requestAnimationFrame(frame);
+  }
+
+  // ---------------------------------------------------------------------------
+  // window.gameAPI
+  // ---------------------------------------------------------------------------
+  function startEpisode() {
+    clearInput();
+    core = createCore();
+    attempts++;
+    render();
+  }
+
+  function stateOf(c) {
+    const s = c.snapshot();
+    return {
+      gameId: GAME_ID,
+      seed: seed,
+      timestampMs: Date.now(),     // the harness's virtual clock
+      gameTimeMs: Math.round(c.playTicks * 1000 / TICK_HZ),
+      status: c.status,
+      terminal: { isTerminal: c.status === "terminal", outcome: c.outcome, reason: c.reason },
+      game_state: s,
+      metrics: {
+        primary_score: c.passed,
+        checkpoints_passed: c.passed,
+        deaths: c.deaths,
+        distance_to_goal: c.distanceToGoal(),
+        attempts: attempts,
+      },
+      raw: { camera_x: c.cameraX(), respawn_ticks_left: c.dead },
+    };
+  }
+
+  const api = {
+    capabilities: {
+      supports_seed: false,        // one hand-made course, no randomness at all
+      supports_inplace_reset: true,
+      supports_level_select: true,
+    },
+    init(config) {
+      config = config || {};
+      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
+      attempts = 0;
+      startEpisode();
+      return { ok: true, method: "init" };
+    },
+    reset(options) {
+      options = options || {};
+      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
+      startEpisode();
+      return { ok: true, method: "inplace" };
+    },
+    getState() {
+      if (!core) return Object.assign(stateOf(createCore()), { status: "loading" });
+      return stateOf(core);
+    },
+  };
+
+  window.gameAPI = api;
+  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
+
+  function fitCanvas() {
+    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
+    canvas.style.width = Math.floor(W * scale) + "px";
+    canvas.style.height = Math.floor(H * scale) + "px";
+  }
+  if (!window.__GW_HARNESS__) { window.addEventListener("resize", fitCanvas); fitCanvas(); }
+
+  render();
+  requestAnimationFrame(frame);
+  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+})();
