@@ -12,6 +12,12 @@ from .results import latest_attempts
 FILE_NAME = "baselines.json"
 FORMAT = 1
 AGENTS = ("random", "oracle")
+FLOOR_SR = 50.0  # random's SR (%) above which a task is a "floor" task
+
+
+def is_floor(random_sr: float) -> bool:
+    """Random solves the task more often than not: solving it says little about a model."""
+    return random_sr > FLOOR_SR
 
 
 class BaselinesError(ValueError):
@@ -38,8 +44,7 @@ class TaskBaseline:
 
     @property
     def floor(self) -> bool:
-        """Random solves the task more often than not: solving it says little about a model."""
-        return self.random.sr > 50.0
+        return is_floor(self.random.sr)
 
 
 @dataclass

@@ -9,6 +9,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from .baselines import is_floor
 from .results import summary_key
 
 # Two-sided 95 % critical values of Student's t for 1..30 degrees of freedom; the normal 1.96 beyond.
@@ -134,4 +135,4 @@ def elo(games: list[Match], k: float = ELO_K, rounds: int = ELO_ROUNDS, seed: in
 
 def floor_tasks(baselines: Mapping[str, Mapping[str, Mapping[str, float]]]) -> set[str]:
     """Tasks the random agent solves more often than not (SR above 50 %): they separate no one."""
-    return {t for t, b in baselines.items() if float(b.get("random", {}).get("sr", 0.0)) > 50.0}
+    return {t for t, b in baselines.items() if is_floor(float(b.get("random", {}).get("sr", 0.0)))}
