@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -184,7 +185,16 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """The `gameworld` command; a reader that stops early (`| head`) ends it quietly."""
+    try:
+        return _dispatch(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # Python would report the pipe again when it flushes stdout at exit: point stdout at devnull first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # what a shell reports for a command ended by SIGPIPE
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] == "serve":
         from .endpoint.server import serve_main
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -81,3 +82,16 @@ def test_a_project_with_only_the_plugin_gets_no_asyncio_loop_scope_warning(tmp_p
     assert "gameworld" in subprocess.run([sys.executable, "-m", "pytest", "--help"], cwd=tmp_path,
                                          capture_output=True, text=True, timeout=120).stdout.lower()
     assert "asyncio_default_fixture_loop_scope" not in out.stdout + out.stderr
+
+
+def test_a_listing_piped_into_a_reader_that_has_gone_ends_quietly():
+    # The reader is gone before the first write: every write fails, as at the end of `| head`.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-c", "import sys; from pytest_gameworld.cli import main; sys.exit(main())",
+                               "list", "tasks"], stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in proc.stderr and "BrokenPipeError" not in proc.stderr, proc.stderr
+    assert proc.returncode == 141
