@@ -95,6 +95,15 @@ def compute(random_records: list[dict[str, Any]], oracle_records: list[dict[str,
     return Baselines(catalog_version, tasks, made)
 
 
+def merge(old: Baselines, fresh: Baselines, current: dict[str, str]) -> Baselines:
+    """A -k subset's baselines laid over an earlier file: its other tasks stay unless their game or task changed,
+    and the earlier runs' provenance is kept under made.earlier."""
+    stale = set(old.stale(current))
+    tasks = {**{t: b for t, b in old.tasks.items() if t not in stale}, **fresh.tasks}
+    earlier = [*old.made.get("earlier", []), {k: v for k, v in old.made.items() if k != "earlier"}]
+    return Baselines(fresh.catalog_version, dict(sorted(tasks.items())), {**fresh.made, "earlier": earlier})
+
+
 def to_json(b: Baselines) -> dict[str, Any]:
     tasks = {}
     for t, tb in sorted(b.tasks.items()):

@@ -67,9 +67,8 @@ def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:
     current = task_versions(load_catalog(cfg.catalog))
     fresh = baselines.compute(rnd, orc, version, made, current)
     old = baselines.load(cfg.target) if cfg.select else None
-    if old is not None:  # a -k subset: keep the other tasks whose game and task file did not change
-        stale = set(old.stale(current))
-        fresh.tasks = {**{t: b for t, b in old.tasks.items() if t not in stale}, **fresh.tasks}
+    if old is not None:
+        fresh = baselines.merge(old, fresh, current)
     cfg.target.parent.mkdir(parents=True, exist_ok=True)
     cfg.target.write_text(json.dumps(baselines.to_json(fresh), indent=1) + "\n", encoding="utf-8")
     return fresh, wall

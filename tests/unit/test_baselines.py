@@ -40,6 +40,23 @@ def test_a_retried_run_counts_once_by_its_latest_scored_attempt():
     assert b.tasks["a"].random == baselines.Rate(100.0, 100.0, 1, 0)
 
 
+def test_a_subset_merges_over_the_file_keeping_unchanged_tasks_and_the_earlier_provenance():
+    def made(versions: dict[str, str], note: str, results: list[tuple[str, float]]) -> baselines.Baselines:
+        return baselines.compute([run(t, "random", 0, False, p) for t, p in results],
+                                 [run(t, "oracle", 0, True, 1.0) for t, _ in results], "cv", {"note": note}, versions)
+
+    first = made({"a": "1", "b": "1", "c": "1"}, "full run", [("a", 0.1), ("b", 0.2), ("c", 0.3)])
+    first = baselines.merge(first, made({"c": "1"}, "c again", [("c", 0.4)]), {"a": "1", "b": "1", "c": "1"})
+    now = {"a": "2", "b": "1", "c": "1"}  # game a changed since; b and c did not; a is recalibrated, b is not
+    merged = baselines.merge(first, made(now, "a recalibrated", [("a", 0.9)]), now)
+    assert {t: b.random.pg for t, b in merged.tasks.items()} == {"a": 90.0, "b": 20.0, "c": 40.0}
+    assert merged.stale(now) == []
+    assert merged.made["note"] == "a recalibrated"
+    assert [m["note"] for m in merged.made["earlier"]] == ["full run", "c again"]
+    dropped = baselines.merge(first, made({"b": "1"}, "b", [("b", 0.5)]), {"b": "1"})  # a and c left the catalog
+    assert sorted(dropped.tasks) == ["b"]
+
+
 def test_the_results_page_reads_the_rates_and_ignores_a_broken_file(tmp_path: Path):
     b = baselines.compute([run("a", "random", 0, False, 0.2)], [run("a", "oracle", 0, True, 1.0)], "v", {})
     assert baselines.read_baselines(tmp_path) is None

@@ -2,10 +2,11 @@
 //
 // Layout: a pure simulation core (createCore) that knows nothing about the DOM,
 // a canvas renderer with the course painted once onto an offscreen canvas
-// (saws, flags and the runner are drawn over it), a keyboard queue, one
-// requestAnimationFrame loop with fixed 1/60 s ticks, and window.gameAPI. The
-// oracle clones the core through window.__gwCore to look ahead. One hand-made
-// course, no randomness: saws are pure functions of game time.
+// (saws, flags, the platform and the runner are drawn over it), a keyboard
+// queue, one requestAnimationFrame loop with fixed 1/60 s ticks, and
+// window.gameAPI. The oracle clones the core through window.__gwCore to look
+// ahead. One hand-made course, no randomness: saws and the moving platform are
+// pure functions of game time.
 (function () {
   "use strict";
 
@@ -30,6 +31,7 @@
   const WALL_SLIDE = 180;
   const SLIDE_TICKS = 42;          // 0.7 s
   const SLIDE_V = 480;
+  const KICK_LOCK = 12;            // ticks a wall kick ignores steering: no climbing one wall
   const BUFFER_TICKS = 6;          // 0.1 s jump buffer (games.md 1.3)
   const COYOTE_TICKS = 6;          // 0.1 s coyote time
   const RESPAWN_TICKS = 24;        // 0.4 s
@@ -40,26 +42,30 @@
   const FINISH = 4600;
 
   // Legend: . empty, # solid, x floor spikes, b low blade (hangs in the top of
-  // its tile), @ start.
+  // its tile), @ start. Sections: spikes and a pit; a slide under blades and a
+  // wall; a saw sweeping a raised platform over spikes, a spike staircase; an
+  // 8-tile chimney (hanging wall on the left, ledge on the right: a plain jump
+  // plus one wall jump falls short, so it takes alternating wall jumps) and a
+  // pit crossed on a moving platform; blades, a rotating saw, a long pit.
   const MAP = [
     "........................................................................................................................",
     "........................................................................................................................",
-    "........................................................................................................................",
-    "......................#####...........................................................#####.............................",
-    "......................#####...........................................................#####.............................",
-    "......................#####...........................................................#####.............................",
-    "......................#####...........................................................#####.............................",
-    "......................#####...........................................................#####.............................",
-    "......................#####...........................................................#####.............................",
-    "......................#####...........................................................#####.............................",
-    "......................#####...........................................................#####.............................",
-    "......................#####...........................................................#####.............................",
-    "......................#####...........................................................#####.............................",
-    "......................#####....##.....................##..............................#####.............................",
-    "......................#####....##...................#.##..............................#####.............................",
-    "..@.....xx............bbbbb....##.................#x#x##xx............................bbbbb..................x..........",
-    "#############..###################################################....#############################.....################",
-    "#############xx###################################################xxxx#############################xxxxx################",
+    "...............................................................#........................................................",
+    "......................#####....................................#......................#####.............................",
+    "......................#####....................................#......................#####.............................",
+    "......................#####....................................#......................#####.............................",
+    "......................#####....................................#......................#####.............................",
+    "......................#####....................................#......................#####.............................",
+    "......................#####....................................#..####................#####.............................",
+    "......................#####....................................#..####................#####.............................",
+    "......................#####....................................#..####................#####.............................",
+    "......................#####....................................#..####................#####.............................",
+    "......................#####....................................#..####................#####.............................",
+    "......................#####....##.....................##.......#..####................#####.............................",
+    "......................#####....##........########...#.##..........####................#####.............................",
+    "..@.....xx............bbbbb....##.......xxxxxxxxx.#x#x##xx........####................bbbbb..................x..........",
+    "#############..##########################################################.........#################.....################",
+    "#############xx##########################################################xxxxxxxxx#################xxxxx################",
   ];
   const COLS = MAP[0].length;
   const ROWS = MAP.length;
@@ -69,8 +75,7 @@
   //  line: sweeps between (x0,y0) and (x1,y1), triangle wave of `period` ticks;
   //  circle: orbits (cx,cy) at radius `rr`, one turn per `period` ticks.
   const SAWS = [
-    { kind: "line", x0: 1700, y0: 618, x1: 1940, y1: 618, r: 22, period: 120 },
-    { kind: "line", x0: 3000, y0: 430, x1: 3000, y1: 618, r: 24, period: 120 },
+    { kind: "line", x0: 1660, y0: 538, x1: 1900, y1: 538, r: 22, period: 120 },
     { kind: "circle", cx: 3820, cy: 560, rr: 90, r: 24, period: 144 },
   ];
 
@@ -82,6 +87,16 @@
     }
     const a = (t % s.period) / s.period * Math.PI * 2;
     return { x: s.cx + Math.cos(a) * s.rr, y: s.cy + Math.sin(a) * s.rr };
+  }
+
+  // Moving platforms: one-way (solid from above only) slabs whose left edge is
+  // a pure function of game time, easing between x0 and x1 once per `period`.
+  const MOVERS = [
+    { x0: 2920, x1: 3200, y: 640, w: 80, h: 16, period: 180 },
+  ];
+
+  function moverX(m, t) {
+    return m.x0 + (m.x1 - m.x0) * (1 - Math.cos((t % m.period) / m.period * Math.PI * 2)) / 2;
   }
 
   const SOLID = { "#": true };
@@ -155,7 +170,7 @@
 
   Core.prototype.spawn = function (x, y) {
     this.p = { x: x, y: y, vx: 0, vy: 0, h: RH, onGround: true, onWall: 0,
-      coyote: 0, buffer: 0, slide: 0, sliding: false, face: 1 };
+      coyote: 0, buffer: 0, slide: 0, sliding: false, face: 1, lock: 0, ride: -1 };
   };
 
   Core.prototype.respawnPoint = function () {
@@ -188,9 +203,12 @@
       return;
     }
     const p = this.p;
+    if (p.ride >= 0) this.carry(MOVERS[p.ride]);
     if (inp.jump) p.buffer = BUFFER_TICKS + 1;
     const dir = (inp.right ? 1 : 0) - (inp.left ? 1 : 0);
     if (dir) p.face = dir;
+    if (p.lock > 0) p.lock--;
+    const steer = p.lock > 0 ? 0 : dir;
 
     // Crouch slide: Down with a direction while running on the ground; 0.7 s at
     // 480 px/s with the short hitbox; never ends under a ceiling.
@@ -215,13 +233,13 @@
     }
     if (!p.sliding) {
       const acc = (p.onGround ? ACC_GROUND : ACC_AIR) * DT;
-      if (dir) {
-        p.vx += dir * acc;
-        if (p.vx > RUN) p.vx = RUN;
-        if (p.vx < -RUN) p.vx = -RUN;
+      if (steer) {
+        p.vx += steer * acc;
       } else if (p.onGround) {
         p.vx = Math.abs(p.vx) <= acc ? 0 : p.vx - Math.sign(p.vx) * acc;
       }
+      // Slide speed does not carry into a jump: pits are sized for run speed.
+      p.vx = Math.max(-RUN, Math.min(RUN, p.vx));
     }
 
     // Jumps: from the ground (or within coyote time), else off a wall.
@@ -235,6 +253,7 @@
         p.vy = WALL_VY;
         p.vx = -p.onWall * WALL_KICK;
         p.buffer = 0;
+        p.lock = KICK_LOCK;
       }
     }
     if (p.buffer > 0) p.buffer--;
@@ -245,11 +264,13 @@
     p.x += p.vx * DT;
     const hx = solidIn(p.x, p.y, RW, p.h);
     if (hx) { p.x = p.vx > 0 ? hx.x - RW : hx.x + hx.w; p.vx = 0; }
+    const feet = p.y + p.h;
     p.y += p.vy * DT;
     const hy = solidIn(p.x, p.y, RW, p.h);
     if (hy) { p.y = p.vy > 0 ? hy.y - p.h : hy.y + hy.h; p.vy = 0; }
-    p.onGround = p.vy >= 0 && solidIn(p.x, p.y + p.h, RW, 1) !== null;
-    if (p.onGround) p.coyote = COYOTE_TICKS;
+    this.land(feet);
+    p.onGround = p.vy >= 0 && (p.ride >= 0 || solidIn(p.x, p.y + p.h, RW, 1) !== null);
+    if (p.onGround) { p.coyote = COYOTE_TICKS; p.lock = 0; }
     else if (p.coyote > 0) p.coyote--;
     p.onWall = 0;
     if (!p.onGround) {
@@ -269,6 +290,31 @@
       this.status = "terminal";
       this.outcome = "success";
       this.reason = "act_complete";
+    }
+  };
+
+  // Standing on a moving platform moves the runner with it (walls still stop him).
+  Core.prototype.carry = function (m) {
+    const p = this.p;
+    const dx = moverX(m, this.playTicks) - moverX(m, this.playTicks - 1);
+    p.x += dx;
+    const hx = solidIn(p.x, p.y, RW, p.h);
+    if (hx) p.x = dx > 0 ? hx.x - RW : hx.x + hx.w;
+  };
+
+  // One-way landing: feet that were at or above a platform's top and now reach it.
+  Core.prototype.land = function (feetBefore) {
+    const p = this.p;
+    p.ride = -1;
+    if (p.vy < 0 || solidIn(p.x, p.y + p.h, RW, 1)) return;   // ground first
+    for (let i = 0; i < MOVERS.length; i++) {
+      const m = MOVERS[i], mx = moverX(m, this.playTicks);
+      if (feetBefore <= m.y + 0.01 && p.y + p.h >= m.y && p.x < mx + m.w && p.x + RW > mx) {
+        p.y = m.y - p.h;
+        p.vy = 0;
+        p.ride = i;
+        return;
+      }
     }
   };
 
@@ -303,10 +349,12 @@
       score: this.passed,
       completion_progress: this.status === "terminal" ? 1 : Math.max(0, Math.min(1, (this.maxX + RW) / FINISH)),
       player: { x: p.x, y: p.y, vx: p.vx, vy: p.vy, w: RW, h: p.h, on_ground: p.onGround,
-        on_wall: p.onWall, sliding: p.sliding, alive: this.dead === 0 },
+        on_wall: p.onWall, on_platform: p.ride >= 0, sliding: p.sliding, alive: this.dead === 0 },
       checkpoints: FLAGS.map((x, i) => ({ x: x, passed: i < this.passed })),
       finish_x: FINISH,
       hazards: hz.slice(0, 10).map((z) => { const o = Object.assign({}, z); delete o.d; return o; }),
+      platforms: MOVERS.map((m) => ({ x: Math.round(moverX(m, this.playTicks) * 10) / 10, y: m.y, w: m.w, h: m.h,
+        x_min: m.x0, x_max: m.x1 })),
       level_width: LEVEL_W,
     };
   };
@@ -360,6 +408,7 @@
     saw: "#E53935", sawDark: "#7F1412",
     flag: "#2ECC71", flagDone: "#F5C518", pole: "#555",
     runner: "#1E6BF0",
+    mover: "#8A6A4F", moverDark: "#4E3A2A", rail: "#9AA3AD",
   };
 
   function textOutlined(g, str, x, y, font, align) {
@@ -403,6 +452,12 @@
         }
       }
     }
+    // Rails show where each moving platform travels.
+    g.strokeStyle = COLORS.rail; g.lineWidth = 3; g.setLineDash([10, 8]);
+    for (const m of MOVERS) {
+      g.beginPath(); g.moveTo(m.x0 + 4, m.y + m.h / 2); g.lineTo(m.x1 + m.w - 4, m.y + m.h / 2); g.stroke();
+    }
+    g.setLineDash([]);
     // Finish: a chequered gate.
     for (let k = 0; k < 12; k++) {
       g.fillStyle = k % 2 ? "#111" : "#fff";
@@ -456,6 +511,16 @@
       }
       ctx.closePath(); ctx.fill(); ctx.stroke();
       ctx.fillStyle = "#333"; ctx.beginPath(); ctx.arc(x, q.y, 5, 0, Math.PI * 2); ctx.fill();
+    }
+  }
+
+  function drawMovers(c, sx) {
+    for (const m of MOVERS) {
+      const x = Math.round(moverX(m, c.playTicks) - sx);
+      if (x < -m.w || x > W) continue;
+      ctx.fillStyle = COLORS.mover; ctx.fillRect(x, m.y, m.w, m.h);
+      ctx.strokeStyle = COLORS.moverDark; ctx.lineWidth = 2; ctx.strokeRect(x + 1, m.y + 1, m.w - 2, m.h - 2);
+      ctx.fillStyle = COLORS.blockTop; ctx.fillRect(x, m.y, m.w, 4);
     }
   }
 
@@ -528,6 +593,7 @@
     const sx = Math.round(c.cameraX());
     ctx.drawImage(levelLayer, sx, 0, W, H, 0, 0, W, H);
     drawFlags(c, sx);
+    drawMovers(c, sx);
     drawSaws(c, sx);
     drawRunner(c, sx);
     drawHud(c);

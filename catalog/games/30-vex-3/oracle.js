@@ -2,18 +2,31 @@
 //
 // Each step the oracle clones the live core (window.__gwCore), plays every
 // sequence of three controls ahead (15 ticks each) and takes the one that gets
-// furthest: flags touched first, then x; a death is the worst outcome and the
-// finish the best. A short `wait` tail after the horizon catches deaths that
-// are already unavoidable (a fall into a pit, a saw about to arrive). Saws are
+// furthest: flags touched first, then x (plus height in the chimney, see
+// CLIMBS); a death is the worst outcome and the finish the best. A short
+// `wait` tail after the horizon catches deaths that are already unavoidable
+// (a fall into a pit, a saw about to arrive). Saws and the moving platform are
 // pure functions of game time, so the clone sees exactly where they will be;
-// waiting for a saw's window is just the search preferring `wait`. The chosen
-// first control is re-checked with 14- and 16-tick steps.
+// waiting for a saw's window or for the platform is just the search preferring
+// `wait`. The chosen first control is re-checked with 14- and 16-tick steps.
 (function () {
   "use strict";
 
   const STEP_TICKS = 15;
   const ALT_TICKS = [14, 16];
   const TAIL = 24;
+  // Authored climb: in the chimney x hardly changes, so height counts as
+  // progress there (floor to ledge), and fully once past the ledge.
+  const CLIMBS = [{ x0: 2496, x1: 2800, floor: 640, top: 320 }];
+
+  function climbBonus(p) {
+    let b = 0;
+    for (const z of CLIMBS) {
+      if (p.x > z.x1) b += z.floor - z.top;
+      else if (p.x >= z.x0) b += Math.max(0, Math.min(z.floor - z.top, z.floor - (p.y + p.h)));
+    }
+    return b;
+  }
 
   const KEYS = {
     wait: {},
@@ -46,7 +59,7 @@
     if (sim.dead) return -1e9;
     const c = sim.core;
     if (c.status !== "playing") return 1e9;
-    const v = c.passed * 10000 + c.p.x;
+    const v = c.passed * 10000 + c.p.x + climbBonus(c.p);
     const tail = sim.clone();
     playStep(tail, "wait", TAIL);
     return tail.dead ? v - 1e8 : v;
