@@ -425,18 +425,37 @@
   // is at the bottom. Seen from inside a convex tube no wall hides another, so
   // tiles need no sorting: they are batched into one path per wall and fog
   // band, over a cached star field that shows through the holes.
+  //
+  // Cost: under the harness the canvas is rasterised in software, and that,
+  // not the script, is what a frame costs. The browser records draw calls
+  // and rasterises them when a picture is needed (in practice at the
+  // screenshot), so every frame drawn since the last screenshot was paid for
+  // there unless a later frame overwrites the whole canvas with an opaque
+  // copy: each frame therefore starts by copying the opaque star field over
+  // all of it. Measured before this design: ~0.25 ms of script and ~2 ms of
+  // raster per frame, every frame, half of the raster the near tiles'
+  // outlines (each quad stroked 2 px wide with round joins). Now the
+  // outlines are 1 px hairlines (two per edge, half a pixel apart) along
+  // straight runs of tile edges, tiles with the same neighbours are merged
+  // into one quad, the HUD's texts on its opaque bar need no outline, tile
+  // rows are read once per episode into bit masks, nothing is allocated per
+  // frame, and frames nobody can see are skipped (frameCanBeSeen).
   // ---------------------------------------------------------------------------
   const canvas = document.getElementById("game");
-  const ctx = canvas.getContext("2d");
+  const ctx = canvas.getContext("2d", { alpha: false });
 
   const VP_Y = 330;               // vanishing point (tunnel axis) on screen
   const FOCAL = 520;
   const CAM_BACK = 4;             // camera behind the runner (m)
   const CAM_FOLLOW = 0.45;        // share of the runner's sideways position the camera follows
+  const CAM_Y = -0.6;             // a little below the axis, still mid-tunnel
   const VIEW_ROWS = 40;
   const NEAR = 0.4;
   const HALF = LANES_PER_WALL / 2;
   const FOG_BANDS = 4;
+  const BAND_ROWS = VIEW_ROWS / FOG_BANDS;
+  const OUTLINE = "#1A1E28";
+  const HUD_BG = "#1C2029";
   const WALL_RGB = [[112, 128, 150], [96, 110, 130], [84, 96, 114], [104, 118, 140]];
   const FOG_RGB = [14, 16, 26];
   const WALL_FILL = WALL_RGB.map((rgb) => {
@@ -466,7 +485,7 @@
     stars = document.createElement("canvas");
     stars.width = W;
     stars.height = H;
-    const g = stars.getContext("2d");
+    const g = stars.getContext("2d", { alpha: false });
     g.fillStyle = "#0B0D16";
     g.fillRect(0, 0, W, H);
     const rng = makeRng(0x5eed);              // fixed: purely decorative
@@ -478,77 +497,169 @@
     return stars;
   }
 
-  // Ring position (m along the perimeter) -> cross-section point, tunnel frame.
+  // Tiles of one row as a 20-bit mask (bit l = ring lane l), cached for the
+  // episode's tunnel: the tunnel is a pure function of the seed.
+  const rows = { tunnel: null, masks: [] };
+  function rowMask(t, r) {
+    if (rows.tunnel !== t) {
+      rows.tunnel = t;
+      rows.masks.length = 0;
+    }
+    let m = rows.masks[r];
+    if (m === undefined) {
+      m = 0;
+      for (let l = 0; l < RING; l++) if (tileAt(t, r, l)) m |= 1 << l;
+      rows.masks[r] = m;
+    }
+    return m;
+  }
+
+  // Ring position (m along the perimeter) -> cross-section point, tunnel
+  // frame, into pt.
+  const pt = new Float64Array(2);
   function ringPoint(p) {
     p = mod(p, RING);
     const w = Math.floor(p / LANES_PER_WALL);
     const q = p - w * LANES_PER_WALL;
     switch (w) {
-      case 0: return [-HALF + q, -HALF];
-      case 1: return [HALF, -HALF + q];
-      case 2: return [HALF - q, HALF];
-      default: return [-HALF, HALF - q];
+      case 0: pt[0] = -HALF + q; pt[1] = -HALF; break;
+      case 1: pt[0] = HALF; pt[1] = -HALF + q; break;
+      case 2: pt[0] = HALF - q; pt[1] = HALF; break;
+      default: pt[0] = -HALF; pt[1] = HALF - q;
     }
   }
 
-  // Cross-section corners of every lane edge, rotated into the camera frame.
-  function laneEdges(roll, camX, camY) {
-    const c = Math.cos(roll), s = Math.sin(roll);
-    const out = [];
-    for (let e = 0; e <= RING; e++) {
-      const [x, y] = ringPoint(e === RING ? RING - 1e-9 : e);
-      out.push([x * c - y * s - camX, x * s + y * c - camY]);
-    }
-    return out;
-  }
+  // Camera of the current frame, and the cross-section corners of every lane
+  // edge rotated into the camera frame.
+  const view = { camX: 0, camY: CAM_Y, camZ: 0, runnerX: 0 };
+  const edgeX = new Float64Array(RING + 1), edgeY = new Float64Array(RING + 1);
 
-  function drawTunnel(c) {
-    ctx.drawImage(starField(), 0, 0);
+  function setCamera(c) {
     const roll = c.rollAngle();
-    const floorPt = ringPoint(c.s);
     const cr = Math.cos(roll), sr = Math.sin(roll);
-    const runnerX = floorPt[0] * cr - floorPt[1] * sr;
-    const camX = runnerX * CAM_FOLLOW;
-    const camY = -0.6;            // a little below the axis, still mid-tunnel
-    const edges = laneEdges(roll, camX, camY);
-    const camZ = c.z - CAM_BACK;
-    const r0 = Math.max(0, Math.floor((camZ + NEAR) / ROW_M));
-    const bandRows = Math.ceil(VIEW_ROWS / FOG_BANDS);
-    for (let band = FOG_BANDS - 1; band >= 0; band--) {
+    ringPoint(c.s);
+    view.runnerX = pt[0] * cr - pt[1] * sr;
+    view.camX = view.runnerX * CAM_FOLLOW;
+    view.camZ = c.z - CAM_BACK;
+    for (let e = 0; e <= RING; e++) {
+      ringPoint(e === RING ? RING - 1e-9 : e);
+      edgeX[e] = pt[0] * cr - pt[1] * sr - view.camX;
+      edgeY[e] = pt[0] * sr + pt[1] * cr - CAM_Y;
+    }
+  }
+
+  // Adds the quad between two cross-section points at depths zn, zf (camera
+  // space) to the current path.
+  function quad(ax, ay, bx, by, zn, zf) {
+    const sn = FOCAL / zn, sf = FOCAL / zf;
+    ctx.moveTo(W / 2 + ax * sn, VP_Y - ay * sn);
+    ctx.lineTo(W / 2 + bx * sn, VP_Y - by * sn);
+    ctx.lineTo(W / 2 + bx * sf, VP_Y - by * sf);
+    ctx.lineTo(W / 2 + ax * sf, VP_Y - ay * sf);
+    ctx.closePath();
+  }
+
+  // Adds the tiles of wall w in rows [ra, rb) to the current path, merged
+  // into as few quads as is simple (rows with the same tiles on this wall
+  // together, side-by-side tiles together): fewer edges to rasterise. Returns
+  // whether any was added.
+  const WALL_BITS = (1 << LANES_PER_WALL) - 1;
+  function addTiles(c, w, ra, rb) {
+    let any = false;
+    const first = w * LANES_PER_WALL;
+    for (let r = ra; r < rb; r++) {
+      const bits = (rowMask(c.tunnel, r) >> first) & WALL_BITS;
+      let r2 = r;
+      while (r2 + 1 < rb && ((rowMask(c.tunnel, r2 + 1) >> first) & WALL_BITS) === bits) r2++;
+      const zn = Math.max(r * ROW_M - view.camZ, NEAR);
+      const zf = (r2 + 1) * ROW_M - view.camZ;
+      r = r2;
+      if (zf <= NEAR || bits === 0) continue;
+      for (let q = 0; q < LANES_PER_WALL; q++) {
+        if (!(bits & (1 << q))) continue;
+        let q2 = q;
+        while (q2 + 1 < LANES_PER_WALL && (bits & (1 << (q2 + 1)))) q2++;
+        quad(edgeX[first + q], edgeY[first + q], edgeX[first + q2 + 1], edgeY[first + q2 + 1], zn, zf);
+        q = q2;
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  // Adds a 2 px line between two cross-section points at depths za, zb as
+  // two 1 px lines half a pixel either side: 1 px lines are rasterised as
+  // hairlines, far cheaper than any wider stroke.
+  function addSegment(ax, ay, bx, by, za, zb) {
+    const sa = FOCAL / za, sb = FOCAL / zb;
+    const x0 = W / 2 + ax * sa, y0 = VP_Y - ay * sa;
+    const x1 = W / 2 + bx * sb, y1 = VP_Y - by * sb;
+    const len = Math.hypot(x1 - x0, y1 - y0);
+    if (len < 0.5) return;
+    const nx = (y0 - y1) / len * 0.5, ny = (x1 - x0) / len * 0.5;
+    ctx.moveTo(x0 + nx, y0 + ny);
+    ctx.lineTo(x1 + nx, y1 + ny);
+    ctx.moveTo(x0 - nx, y0 - ny);
+    ctx.lineTo(x1 - nx, y1 - ny);
+  }
+
+  // Adds the outlines of the tiles in rows [ra, rb) to the current path as
+  // runs of straight tile edges, each edge drawn where a tile lies on either
+  // side of it.
+  function addOutlines(c, ra, rb) {
+    // across the tunnel: the edge in front of row r, wall by wall
+    for (let r = ra; r <= rb; r++) {
+      const z = r * ROW_M - view.camZ;
+      if (z <= NEAR) continue;
+      const m = (r > ra ? rowMask(c.tunnel, r - 1) : 0) | (r < rb ? rowMask(c.tunnel, r) : 0);
       for (let w = 0; w < WALLS; w++) {
-        ctx.beginPath();
-        let any = false;
-        for (let r = r0 + band * bandRows; r < r0 + (band + 1) * bandRows; r++) {
-          const zn = Math.max(r * ROW_M - camZ, NEAR);
-          const zf = (r + 1) * ROW_M - camZ;
-          if (zf <= NEAR) continue;
-          const sn = FOCAL / zn, sf = FOCAL / zf;
-          for (let q = 0; q < LANES_PER_WALL; q++) {
-            const l = w * LANES_PER_WALL + q;
-            if (!tileAt(c.tunnel, r, l)) continue;
-            const a = edges[l], b = edges[l + 1];
-            ctx.moveTo(W / 2 + a[0] * sn, VP_Y - a[1] * sn);
-            ctx.lineTo(W / 2 + b[0] * sn, VP_Y - b[1] * sn);
-            ctx.lineTo(W / 2 + b[0] * sf, VP_Y - b[1] * sf);
-            ctx.lineTo(W / 2 + a[0] * sf, VP_Y - a[1] * sf);
-            ctx.closePath();
-            any = true;
-          }
-        }
-        if (!any) continue;
-        ctx.fillStyle = WALL_FILL[w][band];
-        ctx.fill();
-        if (band === 0) {           // outlines only near: far ones blur into the fog
-          ctx.strokeStyle = "#1A1E28";
-          ctx.lineWidth = 2;
-          ctx.stroke();
+        const end = (w + 1) * LANES_PER_WALL;
+        for (let l = w * LANES_PER_WALL; l < end; l++) {
+          if (!(m & (1 << l))) continue;
+          let l2 = l;
+          while (l2 + 1 < end && (m & (1 << (l2 + 1)))) l2++;
+          addSegment(edgeX[l], edgeY[l], edgeX[l2 + 1], edgeY[l2 + 1], z, z);
+          l = l2;
         }
       }
     }
-    return { camX, camY, camZ, runnerX };
+    // along the tunnel: edge e between lanes e - 1 and e
+    for (let e = 0; e < RING; e++) {
+      const both = (1 << e) | (1 << mod(e - 1, RING));
+      for (let r = ra; r < rb; r++) {
+        if (!(rowMask(c.tunnel, r) & both)) continue;
+        let r2 = r;
+        while (r2 + 1 < rb && (rowMask(c.tunnel, r2 + 1) & both)) r2++;
+        const zf = (r2 + 1) * ROW_M - view.camZ;
+        if (zf > NEAR) {
+          addSegment(edgeX[e], edgeY[e], edgeX[e], edgeY[e], Math.max(r * ROW_M - view.camZ, NEAR), zf);
+        }
+        r = r2;
+      }
+    }
   }
 
-  function drawRunner(c, view) {
+  function drawTunnel(c) {
+    ctx.drawImage(starField(), 0, 0);       // opaque, whole canvas: see above
+    const r0 = Math.max(0, Math.floor((view.camZ + NEAR) / ROW_M));
+    for (let band = FOG_BANDS - 1; band >= 0; band--) {
+      const ra = r0 + band * BAND_ROWS;
+      for (let w = 0; w < WALLS; w++) {
+        ctx.beginPath();
+        if (!addTiles(c, w, ra, ra + BAND_ROWS)) continue;
+        ctx.fillStyle = WALL_FILL[w][band];
+        ctx.fill();
+      }
+    }
+    // outlines only near: far ones blur into the fog
+    ctx.beginPath();
+    addOutlines(c, r0, r0 + BAND_ROWS);
+    ctx.strokeStyle = OUTLINE;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+
+  function drawRunner(c) {
     const dz = c.z - view.camZ;
     const sc = FOCAL / dz;
     const footY = -HALF + Math.max(c.h, -HALF);
@@ -591,12 +702,22 @@
     }
   }
 
+  // An opaque bar: plain white text on it needs no outline (stroked text
+  // costs far more to rasterise).
+  function hudText(str, x, font, align) {
+    ctx.font = font;
+    ctx.textAlign = align;
+    ctx.fillText(str, x, HUD_H / 2);
+  }
+
   function drawHud(c) {
-    ctx.fillStyle = "rgba(0,0,0,0.55)";
+    ctx.fillStyle = HUD_BG;
     ctx.fillRect(0, 0, W, HUD_H);
-    textOutlined("Run 3", 20, HUD_H / 2, "bold 28px sans-serif", "left");
-    textOutlined("Distance " + Math.floor(c.z) + " m", W / 2, HUD_H / 2, "bold 30px sans-serif", "center");
-    textOutlined("Speed " + c.speed.toFixed(1) + " m/s   Attempt " + attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
+    ctx.textBaseline = "middle";
+    ctx.fillStyle = "#fff";
+    hudText("Run 3", 20, "bold 28px sans-serif", "left");
+    hudText("Distance " + Math.floor(c.z) + " m", W / 2, "bold 30px sans-serif", "center");
+    hudText("Speed " + c.speed.toFixed(1) + " m/s   Attempt " + attempts, W - 20, "20px sans-serif", "right");
   }
 
   function drawPanel(lines) {
@@ -630,8 +751,9 @@
       ctx.fillRect(0, 0, W, H);
       return;
     }
-    const view = drawTunnel(core);
-    drawRunner(core, view);
+    setCamera(core);
+    drawTunnel(core);
+    drawRunner(core);
     drawHud(core);
     drawOverlay(core);
   }
@@ -639,6 +761,18 @@
   // ---------------------------------------------------------------------------
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
+  // Under the harness's virtual clock a step always ends on a multiple of
+  // 50 ms (200 / 500 ms controls, 50 ms readiness slices) and frames fire
+  // every 16 ms, so only the last frame before each 50 ms mark can ever be
+  // seen: drawing just those keeps every screenshot exact (the frame at the
+  // step's final game time) and skips two draws in three. A human in a
+  // normal browser gets every frame.
+  const SEEN_EVERY_MS = 50;
+  const FRAME_MS = 16;
+  function frameCanBeSeen(now) {
+    if (!window.__GW_HARNESS__) return true;
+    return Math.ceil(now / SEEN_EVERY_MS) * SEEN_EVERY_MS < now + FRAME_MS;
+  }
   const TICK_MS = 1000 / TICK_HZ;
   const MAX_FRAME_MS = 250;
   const MAX_TICKS_PER_FRAME = 15;
@@ -674,7 +808,8 @@
       if (n === MAX_TICKS_PER_FRAME) acc = 0;
     }
     lastFrame = now;
-    if (dirty) {                  // a frozen `ready` or terminal world needs no redraw
+    // a frozen `ready` or terminal world needs no redraw
+    if (dirty && frameCanBeSeen(now)) {
       render();
       dirty = false;
     }
