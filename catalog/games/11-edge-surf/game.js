@@ -15,14 +15,33 @@
   // ---------------------------------------------------------------------------
   // Constants (games.md section 11). Units: px, px/s, ticks of 1/60 s.
   //
-  // Departures: base speed 600 px/s (spec 900), so 100 points/s straight down
-  // (spec 150). At 900 px/s the oracle reached 2000 points in 37-53 of its 100
-  // steps (the spec asks for 60-85 %), and the 500 px of sea visible below the
-  // surfer passed in two steps, too little for an agent acting per step. At
-  // 600 px/s the oracle needs 55-79 steps on seeds 0-9. Pickups: boost 30 %,
-  // shield 15 %, heart 20 % per 1000 px chunk (rates are ours).
-  // The run starts on the first arrow press (the world is frozen in `ready`),
-  // so an agent that only waits never scores.
+  // Departures from games.md, and why:
+  // - Base speed 600 px/s (spec 900), so 100 points/s straight down (spec
+  //   150). At 900 px/s the oracle reached 2000 points in 37-53 of its 100
+  //   steps (the spec asks for 60-85 %) and the sea visible below the surfer
+  //   passed in two steps. At 600 px/s, in the dense sea below, it needs
+  //   69 steps on average (max 84) over 40 seeds.
+  // - A denser, more dangerous sea. With the spec's density (3 + y/4000
+  //   obstacles per 1000 px x 1280 px, i.e. 2.3-7 per million px²), a 0.8 s
+  //   tumble and 1.5 s of invulnerability, a random agent (uniform over the
+  //   five controls, 100 steps, seeds 0-199) reached 200/500/800/1200 points
+  //   in 100/100/91/49 % of runs. Now: 22 obstacles per million px² across
+  //   the whole sea width, rising by 1 per 2000 px downstream to 30 (the
+  //   placement saturates near 30); the first obstacles 300 px downstream
+  //   (was 700); a tumble lasts 1.5 s (spec 0.8 s); the grace after it is
+  //   0.2 s (spec 1.5 s) and counts only once she is clear of every obstacle,
+  //   so one obstacle never costs two lives; the seeded clear channel swings
+  //   250-380 px per 1000 px (the spec sets no drift), so one heading does
+  //   not follow it for long. Random now reaches 200/500/800/1200/2000 in
+  //   98/10/1/0/0 % of 300 seeds; the oracle still takes no hit. 200 points
+  //   (1200 px, 2 s straight on) stays a floor task: even with one life (89 %)
+  //   or the densest sea the placement allows plus a 2 s tumble (83 %) random
+  //   reaches it, because a terminal fail restarts the episode (about 4 per
+  //   run) and one lucky 1200 px stretch suffices.
+  // - Screen: the surfer sits at y 180 (was 220), so 540 px of sea show ahead.
+  // - Pickups: boost 30 %, shield 15 %, heart 20 % per 1000 px chunk (rates
+  //   are ours). The run starts on the first arrow press (the world is frozen
+  //   in `ready`), so an agent that only waits never scores.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -31,25 +50,27 @@
   const DT = 1 / TICK_HZ;
 
   const SURFER_SX = 640;           // the surfer's fixed screen position
-  const SURFER_SY = 220;
+  const SURFER_SY = 180;
   const SURFER_R = 16;             // hit circle
   const HEADINGS = [-60, -30, 0, 30, 60];   // degrees from straight down; negative = left
   const START_HEADING = 2;
-  const SPEED = 600;               // spec 900: see the note above the constants
+  const SPEED = 600;               // spec 900: see the departures above
   const SLOW_FACTOR = 0.25;
   const BOOST_FACTOR = 1.6;
   const BOOST_TICKS = 150;         // 2.5 s
   const MAX_BOOSTS = 3;
-  const TUMBLE_TICKS = 48;         // 0.8 s
-  const INVULN_TICKS = 90;         // 1.5 s
+  const TUMBLE_TICKS = 90;         // 1.5 s (spec 0.8 s)
+  const INVULN_TICKS = 12;         // 0.2 s, counted once clear of every obstacle (spec 1.5 s)
   const SHIELD_TICKS = 300;        // 5 s
   const MAX_LIVES = 3;
   const PX_PER_POINT = 6;
   const SEA_HALF = 1600;           // the sea is 3200 px wide; shores beyond
   const CHUNK = 1000;              // downstream length of one generated chunk
-  const FIRST_OBSTACLE_Y = 700;    // open water at the start
+  const FIRST_OBSTACLE_Y = 300;    // open water at the start (spec: none given; was 700)
   const CHANNEL_HALF = 150;        // seeded clear channel, half width
   const CHANNEL_DRIFT = 380;       // max lateral change of the channel per chunk
+  const CHANNEL_MIN_DRIFT = 250;   // min lateral change of the channel per chunk
+  const CHANNEL_LIMIT = 1000;      // the channel's centre stays within +-this
   const ENTITY_RANGE = 700;        // entities reported this far ahead
   const ENTITIES_IN_STATE = 30;
   const SCORE_FOR_FULL_PROGRESS = 2000;   // hardest task; progress is diagnostic
@@ -102,7 +123,11 @@
       const i = this.nodes.length;
       const r = makeRng(hash32(this.base, "channel", i));
       const prev = this.nodes[i - 1];
-      this.nodes.push(Math.max(-1000, Math.min(1000, prev + r.range(-CHANNEL_DRIFT, CHANNEL_DRIFT))));
+      // Each chunk the channel swings at least CHANNEL_MIN_DRIFT, back toward
+      // the centre near the limits, so holding one heading never follows it long.
+      const swing = r.range(CHANNEL_MIN_DRIFT, CHANNEL_DRIFT);
+      const sign = Math.abs(prev) + swing > CHANNEL_LIMIT ? -Math.sign(prev) : (r.next() < 0.5 ? -1 : 1);
+      this.nodes.push(prev + sign * swing);
     }
     return this.nodes[k];
   };
@@ -113,9 +138,13 @@
     return this.node(k) + (this.node(k + 1) - this.node(k)) * f;
   };
 
-  // Obstacles per 1000 px downstream and per screen width (1280 px).
+  // Obstacles per million px² of sea (spec: 3 + y/4000 per 1000 px x 1280 px,
+  // i.e. 2.3 rising to 7; see the departures above).
+  const DENSITY0 = 22;
+  const DENSITY_GROWTH = 1 / 2000;  // per px downstream
+  const DENSITY_MAX = 30;
   function density(y) {
-    return Math.min(9, 3 + Math.max(0, y) / 4000);
+    return Math.min(DENSITY_MAX, DENSITY0 + Math.max(0, y) * DENSITY_GROWTH);
   }
 
   function makeObstacle(r, type, y) {
@@ -135,7 +164,7 @@
     const r = makeRng(hash32(this.base, "chunk", k));
     const y0 = k * CHUNK;
     const obstacles = [];
-    const count = Math.round(density(y0 + CHUNK / 2) * (2 * SEA_HALF) / W);
+    const count = Math.round(density(y0 + CHUNK / 2) * (2 * SEA_HALF) * CHUNK / 1e6);
     for (let i = 0; i < count; i++) {
       let u = r.next(), type = OBSTACLE_KINDS[0][0];
       for (const [t, wgt] of OBSTACLE_KINDS) { if (u < wgt) { type = t; break; } u -= wgt; }
@@ -159,6 +188,7 @@
       const x = this.channelX(y) + r.range(-CHANNEL_HALF + 40, CHANNEL_HALF - 40);
       pickups.push({ type, x, y, w: 40, h: 40, id: k * 100 + 90 + j });
     });
+    obstacles.sort((a, b) => a.y - b.y);    // forEachIn bisects on y
     return { obstacles, pickups };
   };
 
@@ -170,13 +200,20 @@
     return false;
   };
 
-  // Everything whose y lies within [y0, y1].
+  // Everything whose y extent meets [y0, y1]. Obstacles are sorted by y, so a
+  // bisection skips the rows above: collision checks run every tick.
+  const MAX_HALF_H = 50;
   World.prototype.forEachIn = function (y0, y1, fn) {
-    const k0 = Math.max(0, Math.floor((y0 - 200) / CHUNK));
-    const k1 = Math.max(0, Math.floor((y1 + 200) / CHUNK));
+    const k0 = Math.max(0, Math.floor((y0 - MAX_HALF_H) / CHUNK));
+    const k1 = Math.max(0, Math.floor((y1 + MAX_HALF_H) / CHUNK));
     for (let k = k0; k <= k1; k++) {
-      const c = this.chunk(k);
-      for (const o of c.obstacles) if (o.y + o.h / 2 >= y0 && o.y - o.h / 2 <= y1) fn(o, false);
+      const c = this.chunk(k), obs = c.obstacles;
+      let lo = 0, hi = obs.length;
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (obs[mid].y < y0 - MAX_HALF_H) lo = mid + 1; else hi = mid; }
+      for (let i = lo; i < obs.length && obs[i].y - MAX_HALF_H <= y1; i++) {
+        const o = obs[i];
+        if (o.y + o.h / 2 >= y0 && o.y - o.h / 2 <= y1) fn(o, false);
+      }
       for (const p of c.pickups) if (p.y + p.h / 2 >= y0 && p.y - p.h / 2 <= y1) fn(p, true);
     }
   };
@@ -263,7 +300,6 @@
       if (this.tumbleTicks === 0) this.invulnTicks = INVULN_TICKS;
       return;
     }
-    if (this.invulnTicks > 0) this.invulnTicks--;
     let v = SPEED;
     if (this.boostTicks > 0) v *= BOOST_FACTOR;
     if (this.slowed) v *= SLOW_FACTOR;
@@ -295,6 +331,9 @@
       }
       if (!hit && distanceTo(o, this.x, this.y) < SURFER_R) hit = true;
     });
+    // After a tumble the grace period runs only once she is clear of every
+    // obstacle, so one rock never costs two lives.
+    if (this.invulnTicks > 0 && !hit) this.invulnTicks--;
     if (!hit || this.protected()) return;
     this.hits++;
     this.lives--;
@@ -416,14 +455,18 @@
   // drawn only after a change.
   // ---------------------------------------------------------------------------
   const canvas = document.getElementById("game");
-  const ctx = canvas.getContext("2d");
+  const ctx = canvas.getContext("2d", { alpha: false });  // opaque: a full repaint lets the browser drop older frames
 
+  // Every obstacle wears the hazard red rim (games.md colour roles) around a
+  // dark outline, so none of them reads as a wave mark; pickups sit on gold discs.
   const COLORS = {
-    player: "#2D7DF6",
-    rock: "#8A8D93", rockEdge: "#2E3036",
-    sand: "#D8BE86", sandEdge: "#6E5526",
-    buoy: "#E53935", buoyEdge: "#5A0E0E",
-    log: "#7A4E2A", logEdge: "#3A220E",
+    player: "#2D7DF6", board: "#FFFFFF", boardEdge: "#0B1A33",
+    hazardRim: "#E53935", outline: "#15171C",
+    rock: "#4C5059", rockLight: "#9097A3",
+    sand: "#D8BE86", sandLight: "#EBD7A8",
+    buoy: "#E53935",
+    log: "#7A4E2A", logLight: "#A87446",
+    pickup: "#F5C518", pickupRim: "#5A4300",
     boost: "#2ECC71", shield: "#8FDCFF", heart: "#FF6FA8",
     shore: "#CDB68A",
   };
@@ -440,103 +483,157 @@
     ctx.fillText(str, x, y);
   }
 
-  // Flat sea with wave strokes drawn directly each frame: blitting a cached
-  // full-screen layer cost more in headless Chromium's software canvas.
+  // Flat sea with wave marks drawn directly each frame. The marks are opaque
+  // 1 px polylines, doubled a pixel apart: the software canvas under the
+  // harness rasterises hairlines far faster than wide translucent curves
+  // (those cost ~14 ms of a 48 ms step), and on screen they read the same.
   const WAVE = 240;               // horizontal period of the wave marks
   const WAVE_ROW = 60;            // vertical spacing of the wave rows
+  const WAVE_SHAPE = [[0, 0], [12, -7], [25, -10], [38, -7], [50, 0], [62, 7], [75, 10], [88, 7], [100, 0]];
   function drawSea(camX, camY) {
     ctx.fillStyle = "#1F5F7A";
     ctx.fillRect(0, 0, W, H);
-    ctx.strokeStyle = "rgba(255,255,255,0.13)";
-    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#3C748B";   // 13 % white over the sea, opaque
+    ctx.lineWidth = 1;
     ctx.beginPath();
     const row0 = Math.floor(camY / WAVE_ROW);
     for (let row = row0; row * WAVE_ROW - camY < H + WAVE_ROW; row++) {
-      const y = row * WAVE_ROW - camY;
+      const y = Math.round(row * WAVE_ROW - camY) + 0.5;
       const shift = (((row % 2) + 2) % 2) * WAVE / 2;
-      const x0 = shift - (((camX % WAVE) + WAVE) % WAVE) - WAVE;
+      const x0 = Math.round(shift - (((camX % WAVE) + WAVE) % WAVE) - WAVE);
       for (let x = x0; x < W; x += WAVE) {
-        ctx.moveTo(x, y);
-        ctx.quadraticCurveTo(x + 25, y - 12, x + 50, y);
-        ctx.quadraticCurveTo(x + 75, y + 12, x + 100, y);
+        for (let d = 0; d < 2; d++) {
+          ctx.moveTo(x, y + d);
+          for (let k = 1; k < WAVE_SHAPE.length; k++) ctx.lineTo(x + WAVE_SHAPE[k][0], y + d + WAVE_SHAPE[k][1]);
+        }
       }
     }
     ctx.stroke();
   }
 
-  function drawObstacle(o, sx, sy) {
-    ctx.lineWidth = 3;
+  // Strokes the current path twice: the red hazard rim outside, the dark outline inside.
+  function hazardEdge(g) {
+    g.strokeStyle = COLORS.hazardRim;
+    g.lineWidth = 13;
+    g.stroke();
+    g.strokeStyle = COLORS.outline;
+    g.lineWidth = 4;
+    g.stroke();
+  }
+
+  function rockPath(g, sx, sy, r) {   // a fixed irregular heptagon, sized to the hit circle
+    g.beginPath();
+    for (let i = 0; i < 7; i++) {
+      const a = i * Math.PI * 2 / 7;
+      const rr = r * (i % 2 ? 0.92 : 1.04);
+      g.lineTo(sx + Math.cos(a) * rr, sy + Math.sin(a) * rr);
+    }
+    g.closePath();
+  }
+
+  function drawObstacle(g, o, sx, sy) {
+    const hw = o.w / 2, hh = o.h / 2;
     if (o.type === "rock") {
-      ctx.fillStyle = COLORS.rock;
-      ctx.strokeStyle = COLORS.rockEdge;
-      ctx.beginPath();
-      for (let i = 0; i < 7; i++) {   // a fixed irregular heptagon, sized to the hit circle
-        const a = i * Math.PI * 2 / 7;
-        const rr = o.w / 2 * (i % 2 ? 0.92 : 1.04);
-        ctx.lineTo(sx + Math.cos(a) * rr, sy + Math.sin(a) * rr);
-      }
-      ctx.closePath();
-      ctx.fill();
-      ctx.stroke();
+      rockPath(g, sx, sy, hw);
+      hazardEdge(g);
+      g.fillStyle = COLORS.rock;
+      g.fill();
+      rockPath(g, sx - hw * 0.22, sy - hw * 0.22, hw * 0.5);   // sunlit top face
+      g.fillStyle = COLORS.rockLight;
+      g.fill();
     } else if (o.type === "sandbar") {
-      ctx.fillStyle = COLORS.sand;
-      ctx.strokeStyle = COLORS.sandEdge;
-      ctx.beginPath();
-      ctx.ellipse(sx, sy, o.w / 2, o.h / 2, 0, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.stroke();
+      g.beginPath();
+      g.ellipse(sx, sy, hw, hh, 0, 0, Math.PI * 2);
+      hazardEdge(g);
+      g.fillStyle = COLORS.sand;
+      g.fill();
+      g.beginPath();
+      g.ellipse(sx - hw * 0.1, sy - hh * 0.25, hw * 0.6, hh * 0.4, 0, 0, Math.PI * 2);
+      g.fillStyle = COLORS.sandLight;
+      g.fill();
     } else if (o.type === "buoy") {
-      ctx.fillStyle = COLORS.buoy;
-      ctx.strokeStyle = COLORS.buoyEdge;
-      ctx.beginPath();
-      ctx.arc(sx, sy, o.w / 2, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.stroke();
-      ctx.fillStyle = "#fff";
-      ctx.fillRect(sx - o.w / 2 + 3, sy - 4, o.w - 6, 8);
+      g.beginPath();
+      g.arc(sx, sy, hw, 0, Math.PI * 2);
+      hazardEdge(g);
+      g.fillStyle = COLORS.buoy;
+      g.fill();
+      g.fillStyle = "#fff";
+      g.fillRect(sx - hw + 3, sy - 4, o.w - 6, 8);
     } else {
-      ctx.fillStyle = COLORS.log;
-      ctx.strokeStyle = COLORS.logEdge;
-      ctx.fillRect(sx - o.w / 2, sy - o.h / 2, o.w, o.h);
-      ctx.strokeRect(sx - o.w / 2, sy - o.h / 2, o.w, o.h);
+      g.beginPath();
+      g.rect(sx - hw, sy - hh, o.w, o.h);
+      hazardEdge(g);
+      g.fillStyle = COLORS.log;
+      g.fill();
+      g.fillStyle = COLORS.logLight;       // grain
+      g.fillRect(sx - hw + 8, sy - 5, o.w - 16, 3);
+      g.fillRect(sx - hw + 20, sy + 3, o.w - 40, 3);
     }
   }
 
-  function drawPickup(p, sx, sy, t) {
-    const bob = Math.sin(t / 10) * 3;
-    ctx.lineWidth = 3;
-    ctx.strokeStyle = "#10301E";
-    if (p.type === "boost") {
-      ctx.fillStyle = COLORS.boost;
-      ctx.beginPath();
-      ctx.moveTo(sx + 8, sy - 26 + bob); ctx.lineTo(sx - 16, sy + 4 + bob); ctx.lineTo(sx - 1, sy + 4 + bob);
-      ctx.lineTo(sx - 8, sy + 26 + bob); ctx.lineTo(sx + 16, sy - 4 + bob); ctx.lineTo(sx + 1, sy - 4 + bob);
-      ctx.closePath();
-      ctx.fill();
-      ctx.stroke();
-    } else if (p.type === "shield") {
-      ctx.fillStyle = "rgba(143,220,255,0.55)";
-      ctx.strokeStyle = COLORS.shield;
-      ctx.beginPath();
-      ctx.arc(sx, sy + bob, 18, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.stroke();
-    } else {
-      ctx.fillStyle = COLORS.heart;
-      ctx.strokeStyle = "#5A1030";
-      ctx.beginPath();
-      ctx.moveTo(sx, sy + 16 + bob);
-      ctx.bezierCurveTo(sx - 26, sy - 2 + bob, sx - 12, sy - 22 + bob, sx, sy - 8 + bob);
-      ctx.bezierCurveTo(sx + 12, sy - 22 + bob, sx + 26, sy - 2 + bob, sx, sy + 16 + bob);
-      ctx.fill();
-      ctx.stroke();
+  // Obstacles never change, so each is drawn once onto its own small canvas
+  // and blitted after that instead of stroking two wide rims per obstacle per
+  // frame. Sprites of chunks left behind are dropped.
+  const SPRITE_PAD = 8;            // room for the rim outside the outline
+  const sprites = new Map();       // obstacle id -> canvas
+  function drawObstacleCached(o, sx, sy) {
+    let img = sprites.get(o.id);
+    if (!img) {
+      img = document.createElement("canvas");
+      img.width = Math.ceil(o.w * 1.04) + 2 * SPRITE_PAD;
+      img.height = Math.ceil(o.round ? o.w * 1.04 : o.h) + 2 * SPRITE_PAD;
+      drawObstacle(img.getContext("2d"), o, img.width / 2, img.height / 2);
+      sprites.set(o.id, img);
     }
+    ctx.drawImage(img, Math.round(sx - img.width / 2), Math.round(sy - img.height / 2));
+  }
+  let spriteChunk = 0;
+  function clearSprites() {         // a new sea (another seed) reuses the ids
+    sprites.clear();
+    spriteChunk = 0;
+  }
+  function dropSpritesAbove(camY) {
+    const k = Math.floor(Math.max(0, camY - 200) / CHUNK);
+    if (k === spriteChunk) return;
+    spriteChunk = k;
+    for (const id of sprites.keys()) if (id < k * 100) sprites.delete(id);   // ids are chunk * 100 + i
+  }
+
+  function drawPickup(p, sx, sy, t) {
+    sy += Math.sin(t / 10) * 3;     // bob
+    ctx.beginPath();
+    ctx.arc(sx, sy, 23, 0, Math.PI * 2);
+    ctx.fillStyle = COLORS.pickup;
+    ctx.fill();
+    ctx.strokeStyle = COLORS.pickupRim;
+    ctx.lineWidth = 3;
+    ctx.stroke();
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = COLORS.outline;
+    ctx.beginPath();
+    if (p.type === "boost") {
+      ctx.moveTo(sx + 5, sy - 17); ctx.lineTo(sx - 10, sy + 3); ctx.lineTo(sx - 1, sy + 3);
+      ctx.lineTo(sx - 5, sy + 17); ctx.lineTo(sx + 10, sy - 3); ctx.lineTo(sx + 1, sy - 3);
+      ctx.closePath();
+      ctx.fillStyle = COLORS.boost;
+    } else if (p.type === "shield") {
+      ctx.arc(sx, sy, 14, 0, Math.PI * 2);
+      ctx.fillStyle = COLORS.shield;
+    } else {
+      ctx.moveTo(sx, sy + 13);
+      ctx.bezierCurveTo(sx - 20, sy - 1, sx - 9, sy - 17, sx, sy - 6);
+      ctx.bezierCurveTo(sx + 9, sy - 17, sx + 20, sy - 1, sx, sy + 13);
+      ctx.fillStyle = COLORS.heart;
+    }
+    ctx.fill();
+    ctx.stroke();
   }
 
   function drawWorld(c) {
     const camX = c.x - SURFER_SX;
     const camY = c.y - SURFER_SY;
     drawSea(camX, camY);
+    dropSpritesAbove(camY);
     // Shores beyond the sea's edges.
     ctx.fillStyle = COLORS.shore;
     const left = -SEA_HALF - camX, right = SEA_HALF - camX;
@@ -546,35 +643,56 @@
       const sx = o.x - camX, sy = o.y - camY;
       if (sx < -200 || sx > W + 200) return;
       if (isPickup) { if (!c.taken[o.id]) drawPickup(o, sx, sy, c.playTicks); }
-      else drawObstacle(o, sx, sy);
+      else drawObstacleCached(o, sx, sy);
     });
   }
 
   function drawSurfer(c) {
-    // Blink while invulnerable after a hit (game time; never hidden > 0.1 s).
-    if (c.invulnTicks > 0 && Math.floor(c.invulnTicks / 5) % 3 === 0) return;
+    // Fade every third 5-tick beat while invulnerable after a hit (game time);
+    // never hidden, so a screenshot always shows her.
     const a = c.tumbleTicks > 0 ? c.tumbleTicks * 0.4 : -HEADINGS[c.heading] * Math.PI / 180;
     ctx.save();
+    if (c.invulnTicks > 0 && Math.floor(c.invulnTicks / 5) % 3 === 0) ctx.globalAlpha = 0.45;
     ctx.translate(SURFER_SX, SURFER_SY);
     ctx.rotate(a);
+    if (c.tumbleTicks === 0) {       // foam wake behind the tail
+      ctx.fillStyle = "rgba(255,255,255,0.5)";
+      ctx.beginPath();
+      ctx.moveTo(-12, -26); ctx.lineTo(0, -62); ctx.lineTo(12, -26);
+      ctx.closePath();
+      ctx.fill();
+    }
+    ctx.beginPath();                 // the board, nose pointing downstream
+    ctx.ellipse(0, 0, 14, 34, 0, 0, Math.PI * 2);
+    ctx.fillStyle = COLORS.board;
+    ctx.fill();
+    ctx.strokeStyle = COLORS.boardEdge;
+    ctx.lineWidth = 4;
+    ctx.stroke();
+    ctx.fillStyle = COLORS.player;   // centre stripe
+    ctx.fillRect(-3, -28, 6, 56);
+    ctx.beginPath();                 // the surfer seen from above
+    ctx.arc(0, -2, 12, 0, Math.PI * 2);
     ctx.fillStyle = COLORS.player;
+    ctx.fill();
     ctx.strokeStyle = "#fff";
     ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.ellipse(0, 0, 11, 26, 0, 0, Math.PI * 2);   // the board, nose pointing downstream
-    ctx.fill();
-    ctx.stroke();
-    ctx.fillStyle = "#0E2F66";
-    ctx.beginPath();
-    ctx.arc(0, -3, 7, 0, Math.PI * 2);               // the surfer seen from above
-    ctx.fill();
     ctx.stroke();
     ctx.restore();
+    if (c.tumbleTicks > 0) {        // splash ring: she is down after a hit
+      ctx.strokeStyle = "rgba(255,255,255,0.8)";
+      ctx.lineWidth = 4;
+      ctx.setLineDash([10, 8]);
+      ctx.beginPath();
+      ctx.arc(SURFER_SX, SURFER_SY, 46, 0, Math.PI * 2);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
     if (c.shieldTicks > 0) {
       ctx.strokeStyle = COLORS.shield;
       ctx.lineWidth = 4;
       ctx.beginPath();
-      ctx.arc(SURFER_SX, SURFER_SY, 34, 0, Math.PI * 2);
+      ctx.arc(SURFER_SX, SURFER_SY, 42, 0, Math.PI * 2);
       ctx.stroke();
     }
   }
@@ -628,6 +746,18 @@
   // ---------------------------------------------------------------------------
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
+  // Under the harness's virtual clock a step always ends on a multiple of
+  // 50 ms (250 ms controls, 50 ms readiness slices) and frames fire every
+  // 16 ms, so only the last frame before each 50 ms mark can ever be seen:
+  // drawing just those keeps every screenshot exact (the frame at the step's
+  // final game time) and skips two draws in three. A human in a normal
+  // browser gets every frame.
+  const SEEN_EVERY_MS = 50;
+  const FRAME_MS = 16;
+  function frameCanBeSeen(now) {
+    if (!window.__GW_HARNESS__) return true;
+    return Math.ceil(now / SEEN_EVERY_MS) * SEEN_EVERY_MS < now + FRAME_MS;
+  }
   const TICK_MS = 1000 / TICK_HZ;
   let core = null;
   let attempts = 0;
@@ -658,7 +788,7 @@
       if (n === 15) acc = 0;
     }
     lastFrame = now;
-    render(false);
+    if (frameCanBeSeen(now)) render(false);
     requestAnimationFrame(frame);
   }
 
@@ -668,6 +798,7 @@
   function startEpisode() {
     clearInput();
     core = createCore(seed, level);
+    clearSprites();
     attempts++;
     render(true);
   }

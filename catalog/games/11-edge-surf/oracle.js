@@ -3,7 +3,8 @@
 // It acts only at step boundaries (one control per 250 ms step), like a model.
 // Each step it clones the live core (window.__gwCore) and plays every
 // sequence of DEPTH steps of wait / turn_left / turn_right / slow_down (and
-// boost as the first step when one is stored), then TAIL ticks straight on.
+// boost as the first step when one is stored and boostIsSafe), then TAIL
+// ticks straight on.
 // A sequence is judged by, in order: hits taken; then downstream distance,
 // clearance to the nearest obstacle (capped) and closeness to the seeded clear
 // channel, which guarantees an open way on. Ties go to the earlier control
@@ -62,6 +63,31 @@
     return best;
   }
 
+  // A boost cannot be cancelled and outlasts the search horizon, so it is
+  // taken only if a greedy surfer (each step: the control whose next step
+  // plus TAIL ticks stays clear of hits) gets through the whole boost and
+  // GRACE steps more without a hit.
+  const BOOST_STEPS = 10, GRACE = 2;
+  function boostIsSafe(core) {
+    let c = core.clone();
+    const hits = c.hits;
+    play(c, "boost", STEP_TICKS, { clear: Infinity });
+    for (let k = 0; k < BOOST_STEPS + GRACE && c.status === "playing"; k++) {
+      let next = null, best = -Infinity;
+      for (const control of CONTROLS) {
+        const n = c.clone();
+        const acc = { clear: Infinity };
+        play(n, control, STEP_TICKS, acc);
+        const t = n.clone();
+        play(t, "wait", TAIL, acc);
+        const v = -1e6 * (t.hits - hits) + 4 * Math.min(SAFE, acc.clear) + (t.y - c.y) * 0.01;
+        if (v > best) { best = v; next = n; }
+      }
+      c = next;
+    }
+    return c.hits === hits;
+  }
+
   window.gameOracle = {
     act(state, task, role) {
       const core = window.__gwCore;
@@ -69,7 +95,7 @@
       if (!core || !state || state.status !== "playing") return { control: "wait", args: {} };
       const start = { hits: core.hits, y: core.y, boosts: core.boosts, lives: core.lives };
       const options = CONTROLS.slice();
-      if (core.boosts > 0 && core.boostTicks === 0) options.push("boost");
+      if (core.boosts > 0 && core.boostTicks === 0 && boostIsSafe(core)) options.push("boost");
       let bestControl = "wait", best = -Infinity;
       for (const control of options) {
         const c = core.clone();
