@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import io
 import os
 import time
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from . import jsonio
 from .actions import Verdict
 from .agents.base import Agent, AgentError, AgentReply, Observation, RunContext
 from .agents.factory import make_agent
+from .agents.providers.content import encode_screenshot
 from .catalog import GameSpec, ModelSpec, TaskSpec
 from .evaluator import Evaluator, ScoreError, StepEval, read_path
 from .prompts import render_prompt
@@ -303,16 +303,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
 
 def _write_frame(path: Path, data: bytes, width: int = 0) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not width:
-        path.write_bytes(data)
-        return
-    from PIL import Image
-
-    with Image.open(io.BytesIO(data)) as img:
-        img = img.convert("RGB")
-        if img.width > width:
-            img = img.resize((width, max(1, round(img.height * width / img.width))), Image.Resampling.LANCZOS)
-        img.save(path, "JPEG", quality=70)
+    path.write_bytes(encode_screenshot(data, "jpeg", width, quality=70).data if width else data)
 
 
 __all__ = ["RunConfig", "play", "seat_agents", "verdict_for", "HarnessError"]

@@ -207,12 +207,12 @@ class GameSession:
         method = answer.get("method") if isinstance(answer, dict) else None
         failed = isinstance(answer, dict) and (answer.get("ok") is False or method not in (None, *RESET_METHODS))
         if failed or method == "reload":
-            await self._reload(self_started=failed)
-            method = "reload"
+            self.resets.append("reload")
+            return await self._reload(self_started=failed)  # init already waited for ready
         self.resets.append(method or "inplace")
         return await self.wait_ready()
 
-    async def _reload(self, self_started: bool) -> None:
+    async def _reload(self, self_started: bool) -> dict[str, Any]:
         """Reload the page (or wait for the reload the page started) and call gameAPI.init again."""
         try:
             if self_started:
@@ -229,7 +229,7 @@ class GameSession:
             if time.monotonic() - started > READY_MAX_WALL_S:
                 raise HarnessError(f"{self.game.id}: the page's reload did not finish within {READY_MAX_WALL_S:g} s")
             await asyncio.sleep(0.02)
-        await self.init(self._init_config)
+        return await self.init(self._init_config)
 
     async def wait_ready(self) -> dict[str, Any]:
         """Advance the clock in small slices until status is ready/playing (bounded)."""
