@@ -111,6 +111,9 @@ def _merge(args: argparse.Namespace) -> int:
         print(f"gameworld merge: {exc}", file=sys.stderr)
         return 2
     res = outcome(merged.records, [], GateConfig())
+    if res.problem:  # e.g. runs of different catalog versions or budgets: not one comparable session
+        print(f"gameworld merge: {args.out}: {res.problem}", file=sys.stderr)
+        return 2
     from .page import write_results_page
 
     page = write_results_page(args.out)

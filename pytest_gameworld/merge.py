@@ -9,7 +9,7 @@ from typing import Any
 
 from .jsonio import dumps
 from .results import read_jsonl, run_key
-from .sessions import PLAN, read_plan
+from .sessions import PLAN, new_attempt_dir, read_plan
 from .shards import deal, plan_id, run_order
 
 # Options every merged session must share; a difference makes the runs incomparable.
@@ -123,19 +123,12 @@ def merge(sources: list[Source]) -> Merged:
     return out
 
 
-def _free_attempt(dest: Path) -> Path:
-    n = 1
-    while (dest.parent / f"attempt-{n}").exists():
-        n += 1
-    return dest.parent / f"attempt-{n}"
-
-
 def write_merged(sources: list[Source], merged: Merged, out: Path) -> None:
     """Write the merged session folder: results.jsonl, plan.json and every run's trajectory folder."""
     if out.exists() and any(out.iterdir()):
         raise ValueError(f"{out} exists and is not empty: merge into a new folder")
     out.mkdir(parents=True, exist_ok=True)
-    moved: dict[tuple[str, str], str] = {}
+    moved: dict[int, str] = {}  # id(record) -> its trajectory in the merged folder
     for src in sources:
         for rec in src.records:
             traj = rec.get("trajectory")
@@ -146,14 +139,12 @@ def write_merged(sources: list[Source], merged: Merged, out: Path) -> None:
                 continue
             dest = out / Path(traj).parent
             if dest.exists():  # the same run's attempt in two sessions: keep both, numbered on
-                dest = _free_attempt(dest)
-            shutil.copytree(attempt, dest)
-            moved[(src.name, traj)] = (dest / Path(traj).name).relative_to(out).as_posix()
-    by_source = {id(r): s.name for s in sources for r in s.records}
+                dest = new_attempt_dir(dest.parent)
+            shutil.copytree(attempt, dest, dirs_exist_ok=True)
+            moved[id(rec)] = (dest / Path(traj).name).relative_to(out).as_posix()
     with (out / "results.jsonl").open("w") as fh:
-        for rec in merged.records:
-            src = by_source.get(id(rec))
-            if src and rec.get("trajectory"):
-                rec = {**rec, "trajectory": moved.get((src, rec["trajectory"]), rec["trajectory"])}
+        for rec in merged.records:  # merge() keeps the sources' record objects, so id() finds each copy
+            if id(rec) in moved:
+                rec = {**rec, "trajectory": moved[id(rec)]}
             fh.write(dumps(rec) + "\n")
     (out / PLAN).write_text(dumps(merged.plan) + "\n")

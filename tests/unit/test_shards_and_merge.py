@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gameworld.merge import Source, merge, refusal
+from pytest_gameworld.merge import Merged, Source, merge, refusal, write_merged
 from pytest_gameworld.origin import GameFiles
 from pytest_gameworld.remote import launch_options, pick_endpoint, worker_index
+from pytest_gameworld.results import read_jsonl
 from pytest_gameworld.shards import build_plan, deal, parse_shard, plan_id
 
 
@@ -136,3 +137,17 @@ def test_the_origin_serves_catalog_files_and_nothing_outside(tmp_path):
         assert files.reply(files.origin + bad).status == 404, bad
     assert files.owns(files.origin + "/x") and not files.owns("http://gameworld.localhost:81/x")
     assert not files.owns("http://127.0.0.1/x")
+
+
+def test_two_sessions_of_the_same_name_keep_their_own_trajectories_when_merged(tmp_path):
+    traj = "runs/01_01/attempt-1/steps.jsonl"
+    sources = []
+    for parent in ("a", "b"):  # two shard folders both called s1, each holding the same run's attempt
+        folder = tmp_path / parent / "s1"
+        (folder / traj).parent.mkdir(parents=True)
+        (folder / traj).write_text(parent)
+        sources.append(Source(folder, None, [{"item": "01_01[m-r0]", "trajectory": traj}]))
+    write_merged(sources, Merged(records=[r for s in sources for r in s.records]), tmp_path / "out")
+    written = [r["trajectory"] for r in read_jsonl(tmp_path / "out" / "results.jsonl")]
+    assert [(tmp_path / "out" / t).read_text() for t in written] == ["a", "b"]
+    assert written[1] == "runs/01_01/attempt-2/steps.jsonl"
