@@ -16,7 +16,7 @@ from .catalog import GENRES
 from .results import MixedRunsError, ModelSummary, RunView, latest_attempts, read_jsonl, summarize, summary_key
 from .viewer import VIEWER_NAME, write_missing_viewers
 from .standings import (
-    Spread, elo, floor_tasks, game_progress, matches, normalized_score, repeat_values, spread, task_progress,
+    Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread,
 )
 
 PAGE_NAME = "index.html"
@@ -64,11 +64,11 @@ def page_data(session: str, records: list[dict[str, Any]], baselines: TaskRates 
     data.missing = data.view.missing + [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
     scored = data.view.scored
     data.spreads = {m: {"sr": spread(v["sr"]), "pg": spread(v["pg"])} for m, v in repeat_values(scored).items()}
-    per_task = task_progress(scored)
+    per_task = mean_progress(scored, "task")
     data.normalized = {m: normalized_score(per_task.get(m, {}), baselines) if baselines else None
                        for m in data.summaries}
     data.elo = elo(matches(scored))
-    data.games = game_progress(scored)
+    data.games = mean_progress(scored, "game")
     return data
 
 

@@ -58,20 +58,12 @@ def repeat_values(scored: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, li
     return out
 
 
-def task_progress(scored: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
-    """Per model, per task: mean progress (%) over its repeats."""
+def mean_progress(scored: Iterable[Mapping[str, Any]], by: str) -> dict[str, dict[str, float]]:
+    """Per model, per ``by`` ("task" or "game"): mean progress (%) over its runs (the table's and heatmap's cells)."""
     acc: dict[str, dict[str, list[float]]] = {}
     for rec in scored:
-        acc.setdefault(summary_key(rec), {}).setdefault(rec["task"], []).append(float(rec["progress"]))
-    return {m: {t: 100.0 * sum(v) / len(v) for t, v in tasks.items()} for m, tasks in acc.items()}
-
-
-def game_progress(scored: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
-    """Per model, per game: mean progress (%) over the game's runs (the heatmap's cells)."""
-    acc: dict[str, dict[str, list[float]]] = {}
-    for rec in scored:
-        acc.setdefault(summary_key(rec), {}).setdefault(rec["game"], []).append(float(rec["progress"]))
-    return {m: {g: 100.0 * sum(v) / len(v) for g, v in games.items()} for m, games in acc.items()}
+        acc.setdefault(summary_key(rec), {}).setdefault(rec[by], []).append(float(rec["progress"]))
+    return {m: {k: 100.0 * sum(v) / len(v) for k, v in cells.items()} for m, cells in acc.items()}
 
 
 def normalized_score(task_pg: Mapping[str, float], baselines: Mapping[str, Mapping[str, Mapping[str, float]]]

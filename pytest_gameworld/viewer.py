@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from . import charts
+from .results import read_jsonl
 
 VIEWER_NAME = "viewer.html"
 TEXT_LIMIT = 20_000  # characters of one reply field kept in the viewer (steps.jsonl keeps everything)
@@ -94,18 +95,18 @@ def invalid_steps(steps: list[dict[str, Any]]) -> list[int]:
     return [i + 1 for i, s in enumerate(steps) if any(t["validity"] != "valid" for t in s["turns"])]
 
 
-def _frames(run_dir: Path, lines: Iterable[dict[str, Any]]) -> tuple[dict[str, str], str]:
+def _frames(run_dir: Path, lines: Iterable[dict[str, Any]]) -> dict[str, str]:
     """Each kept frame's URL: inlined as data: while within the budget, else linked beside the viewer."""
     paths = [ln["frame"] for ln in lines if ln.get("event") == "step" and ln.get("frame")]
     files = [(p, run_dir / p) for p in paths if (run_dir / p).is_file()]
     total = sum(f.stat().st_size for _, f in files)
     if total > INLINE_FRAMES_LIMIT:
-        return {p: Path(p).as_posix() for p, _ in files}, "linked"
+        return {p: Path(p).as_posix() for p, _ in files}
     out = {}
     for p, f in files:
         mime = MIME.get(f.suffix.lstrip(".").lower(), "application/octet-stream")
         out[p] = f"data:{mime};base64," + base64.b64encode(f.read_bytes()).decode()
-    return out, "inline"
+    return out
 
 
 SCRIPT = r"""
@@ -272,8 +273,8 @@ def session_of(run_dir: Path) -> Path | None:
 
 def write_viewer(run_dir: Path) -> Path:
     """Write run_dir/viewer.html from its steps.jsonl and kept frames; returns its path."""
-    lines = [json.loads(x) for x in (run_dir / "steps.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
-    frames, _ = _frames(run_dir, lines)
+    lines = read_jsonl(run_dir / "steps.jsonl")
+    frames = _frames(run_dir, lines)
     data = viewer_data(lines, frames)
     steps = data["steps"]
     if charts.available() and steps:
@@ -298,12 +299,10 @@ def write_viewer_quietly(run_dir: Path) -> Path | None:
         return None
 
 
-def write_missing_viewers(session_dir: Path, records: Iterable[Mapping[str, Any]]) -> int:
+def write_missing_viewers(session_dir: Path, records: Iterable[Mapping[str, Any]]) -> None:
     """Viewers for recorded runs that have steps but no viewer yet (older sessions, killed workers)."""
-    written = 0
     for rec in records:
         traj = rec.get("trajectory")
         run_dir = (session_dir / traj).parent if traj else None
         if run_dir and (run_dir / "steps.jsonl").is_file() and not (run_dir / VIEWER_NAME).is_file():
-            written += write_viewer_quietly(run_dir) is not None
-    return written
+            write_viewer_quietly(run_dir)

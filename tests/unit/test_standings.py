@@ -3,7 +3,7 @@
 import pytest
 
 from pytest_gameworld.standings import (
-    elo, floor_tasks, game_progress, matches, normalized_score, repeat_values, spread, task_progress,
+    elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread,
 )
 
 
@@ -32,8 +32,8 @@ def test_repeat_values_are_per_model_and_repeat_in_order():
 
 def test_task_and_game_progress_average_repeats():
     recs = [rec("a", "01_01", 1.0, 0), rec("a", "01_01", 0.5, 1), rec("a", "01_02", 0.0), rec("b", "13_01", 0.25)]
-    assert task_progress(recs) == {"a": {"01_01": 75.0, "01_02": 0.0}, "b": {"13_01": 25.0}}
-    assert game_progress(recs) == {"a": {"01": 50.0}, "b": {"13": 25.0}}
+    assert mean_progress(recs, "task") == {"a": {"01_01": 75.0, "01_02": 0.0}, "b": {"13_01": 25.0}}
+    assert mean_progress(recs, "game") == {"a": {"01": 50.0}, "b": {"13": 25.0}}
 
 
 BASE = {"t1": {"random": {"sr": 0.0, "pg": 10.0}, "oracle": {"sr": 100.0, "pg": 90.0}},
