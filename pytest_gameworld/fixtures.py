@@ -15,7 +15,7 @@ from .catalog import Catalog, GameSpec, load_catalog
 from .runner import RunConfig, seat_agents
 from .origin import GameFiles
 from .remote import BrowserUnreachable, connect_browser, pick_endpoint
-from .sandbox import GameSession, HarnessError, find_browser, launch_browser
+from .sandbox import BrowserGone, GameSession, HarnessError, find_browser, launch_browser
 from .settings import Settings
 from .sessions import new_attempt_dir
 from .state import CATALOG, CATALOG_VERSION, SESSION_DIR, SETTINGS
@@ -47,7 +47,9 @@ class BrowserHost:
             return await GameSession.open(await self.get(), files, game, seed, url_suffix)
         except BrowserUnreachable:
             raise
-        except HarnessError:
+        except HarnessError as exc:
+            if not isinstance(exc, BrowserGone) and self.browser is not None and self.browser.is_connected():
+                raise  # the game's own fault (e.g. it never loads): a fresh browser would only wait for it again
             # The disconnect may not have been noticed yet: drop the browser and try once on a fresh one.
             await self.close()
             self.browser = None

@@ -78,6 +78,10 @@ class HarnessError(RuntimeError):
     """An infrastructure fault (browser, page, game JS, readiness): the run is not scored."""
 
 
+class BrowserGone(HarnessError):
+    """The browser would not open a context: it died (or its server went away) since the last run."""
+
+
 class BrowserNotFound(HarnessError):
     pass
 
@@ -134,7 +138,7 @@ class GameSession:
             context = await browser.new_context(viewport={"width": vp.width, "height": vp.height},
                                                 device_scale_factor=1, **CONTEXT_OPTIONS)
         except Exception as exc:  # a browser that died (or whose server went away) since the last run
-            raise HarnessError(f"{game.id}: could not open a browser context: {str(exc).splitlines()[0]}") from exc
+            raise BrowserGone(f"{game.id}: could not open a browser context: {str(exc).splitlines()[0]}") from exc
         try:
             page = await context.new_page()
             session = cls(game, page, context, await context.new_cdp_session(page))
