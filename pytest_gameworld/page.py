@@ -14,12 +14,11 @@ from . import charts
 from .baselines import TaskRates, read_baselines
 from .catalog import GENRES
 from .results import MixedRunsError, ModelSummary, RunView, latest_attempts, read_jsonl, summarize, summary_key
-from .viewer import VIEWER_NAME, write_missing_viewers
+from .viewer import PAGE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import (
     Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread,
 )
 
-PAGE_NAME = "index.html"
 FLOOR_NOTE = '<span class="tag">floor</span> random solves it more often than not'
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 

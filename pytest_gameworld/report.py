@@ -11,9 +11,8 @@ import pytest
 
 from .results import MixedRunsError, aggregate, read_jsonl, table_cells
 from .state import SESSION_DIR
+from .viewer import PAGE_NAME, VIEWER_NAME
 
-VIEWER = "viewer.html"
-RESULTS_PAGE = "index.html"
 
 # Whole rows take their outcome's colour (:has() is in every current browser); the label says it in words too.
 STYLE = """<style>
@@ -83,7 +82,7 @@ class HtmlHooks:
         progress = f"{100 * props['progress']:.0f}%" if "progress" in props else ""
         link = ""
         if "run_dir" in props and self.session_dir is not None:
-            href = self._href(self.session_dir / props["run_dir"] / VIEWER)
+            href = self._href(self.session_dir / props["run_dir"] / VIEWER_NAME)
             link = f'<a href="{html.escape(href)}">viewer</a>'
         cells.insert(2, f'<td><span class="gw-outcome {css}">{html.escape(text)}</span></td>' if css else "<td></td>")
         cells.insert(3, f"<td>{progress}</td>")
@@ -102,7 +101,7 @@ class HtmlHooks:
             prefix.append(f"<p><b>GameWorld:</b> {html.escape(str(exc))}</p>")
             return
         if rows:
-            page = self._href(self.session_dir / RESULTS_PAGE)
+            page = self._href(self.session_dir / PAGE_NAME)
             prefix.append("<h2>GameWorld: SR/PG (%) by genre</h2>" + html_table(rows)
                           + f'<p>The full results page (levels, heatmap, baselines, trajectories): '
-                            f'<a href="{html.escape(page)}">{html.escape(RESULTS_PAGE)}</a></p>')
+                            f'<a href="{html.escape(page)}">{html.escape(PAGE_NAME)}</a></p>')

@@ -20,6 +20,7 @@ from . import charts
 from .results import read_jsonl
 
 VIEWER_NAME = "viewer.html"
+PAGE_NAME = "index.html"  # the session's results page, which each viewer links back to
 TEXT_LIMIT = 20_000  # characters of one reply field kept in the viewer (steps.jsonl keeps everything)
 INLINE_FRAMES_LIMIT = 24 * 1024 * 1024  # bytes of frames inlined; past it frames are linked beside the file
 MIME = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp"}
@@ -285,7 +286,7 @@ def write_viewer(run_dir: Path) -> Path:
         data["chart"] = {"left": chart.left, "right": chart.right, "xmin": chart.xmin, "xmax": chart.xmax}
         data["chart_svg"] = chart.svg
     session = session_of(run_dir)
-    back = os.path.relpath(session / "index.html", run_dir.resolve()) if session else None
+    back = os.path.relpath(session / PAGE_NAME, run_dir.resolve()) if session else None
     path = run_dir / VIEWER_NAME
     path.write_text(render(data, back), encoding="utf-8")
     return path
