@@ -52,7 +52,7 @@ def _session(cfg: CalibrateConfig, model: str, repeat: int, results: Path) -> li
 
 
 def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:
-    """Play both sessions, write the file (merging into a same-version file for a -k subset); the wall time."""
+    """Play both sessions, write the file (merging a -k subset into the existing file); the wall time."""
     started = time.perf_counter()
     version = catalog_version(cfg.catalog)
     with tempfile.TemporaryDirectory(prefix="gw-calibrate-") as tmp:

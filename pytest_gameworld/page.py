@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 from . import charts
 from .baselines import TaskRates, read_baselines
 from .catalog import GENRES
+from .sessions import unrecorded_missing
 from .results import MixedRunsError, ModelSummary, RunView, latest_attempts, read_jsonl, summarize, summary_key
 from .viewer import PAGE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import (
@@ -58,9 +59,8 @@ def page_data(session: str, records: list[dict[str, Any]], baselines: TaskRates 
     except MixedRunsError as exc:
         data.problem = str(exc)
         return data
-    seen = {r["item"] for r in records}
     data.summaries = summarize(data.view)
-    data.missing = data.view.missing + [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
+    data.missing = data.view.missing + unrecorded_missing(records, unrecorded)
     scored = data.view.scored
     data.spreads = {m: {"sr": spread(v["sr"]), "pg": spread(v["pg"])} for m, v in repeat_values(scored).items()}
     per_task = mean_progress(scored, "task")

@@ -172,11 +172,16 @@ class Outcome:
     runs: int = 0
 
 
+def unrecorded_missing(records: Iterable[dict[str, Any]], unrecorded: Iterable[str]) -> list[str]:
+    """Missing-run lines for items that failed without writing a record."""
+    seen = {r["item"] for r in records}
+    return [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
+
+
 def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig) -> Outcome:
     """Aggregate a session (each run once) and judge it; items that failed without a record count as missing."""
     out = Outcome()
-    seen = {r["item"] for r in records}
-    extra = [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
+    extra = unrecorded_missing(records, unrecorded)
     try:
         view = latest_attempts(records)
         out.summaries = summarize(view)
