@@ -90,8 +90,7 @@ class StepChart:
     svg: str
     left: float  # axes' left and right edges as fractions of the figure width
     right: float
-    xmin: float
-    xmax: float
+    xmax: float  # the x axis runs from 0
 
 
 def step_chart(steps: Sequence[int], progress: Sequence[float], score: Sequence[float | None],
@@ -129,7 +128,7 @@ def step_chart(steps: Sequence[int], progress: Sequence[float], score: Sequence[
         twin.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=all(v.is_integer() for v in known)))
         ax.set_zorder(twin.get_zorder() + 1)
         ax.patch.set_visible(False)
-        return StepChart(_svg(fig, tight=False), left, right, 0.0, float(xmax))
+        return StepChart(_svg(fig, tight=False), left, right, float(xmax))
 
 
 def _cmap(name: str) -> Any:

@@ -191,7 +191,7 @@ SCRIPT = r"""
     block(turns, "state after the action", s.state, false);
     var mk = $("marker"), c = data.chart;
     if (c) {
-      var x = c.left + (cur + 1 - c.xmin) / Math.max(1e-9, c.xmax - c.xmin) * (c.right - c.left);
+      var x = c.left + (cur + 1) / Math.max(1e-9, c.xmax) * (c.right - c.left);
       mk.style.left = (100 * x) + "%";
       mk.hidden = false;
     }
@@ -233,9 +233,8 @@ background:#eef0f4;border-radius:4px}button.ep{margin:6px 6px 0 0}.caption{font-
 """
 
 
-def render(data: dict[str, Any], back: str | None) -> str:
+def render(data: dict[str, Any], back: str | None, chart_svg: str = "") -> str:
     meta = data["meta"]
-    chart_svg = data.pop("chart_svg", "")
     script_hash = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
     csp = f"default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'"
     link = f'<a href="{html.escape(back)}">← results page</a>' if back else ""
@@ -278,17 +277,18 @@ def write_viewer(run_dir: Path) -> Path:
     frames = _frames(run_dir, lines)
     data = viewer_data(lines, frames)
     steps = data["steps"]
+    chart_svg = ""
     if charts.available() and steps:
         xs = list(range(1, len(steps) + 1))
         chart = charts.step_chart(xs, [100.0 * float(s["progress"] or 0.0) for s in steps],
                                   [s["score"] if isinstance(s["score"], (int, float)) else None for s in steps],
                                   episode_starts(steps), invalid_steps(steps), "steps")
-        data["chart"] = {"left": chart.left, "right": chart.right, "xmin": chart.xmin, "xmax": chart.xmax}
-        data["chart_svg"] = chart.svg
+        data["chart"] = {"left": chart.left, "right": chart.right, "xmax": chart.xmax}
+        chart_svg = chart.svg
     session = session_of(run_dir)
     back = os.path.relpath(session / PAGE_NAME, run_dir.resolve()) if session else None
     path = run_dir / VIEWER_NAME
-    path.write_text(render(data, back), encoding="utf-8")
+    path.write_text(render(data, back, chart_svg), encoding="utf-8")
     return path
 
 
