@@ -10,13 +10,14 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Awaitable, Sequence, TypeVar
 from urllib.parse import urlsplit
 
 from ..play.actions import Action
 from ..catalog.specs import GameSpec
 from .game_origin import GameFiles
 from .network_seal import CONTEXT_OPTIONS, SEAL_FLAGS, seal
+from .seal_proxy import SealProxy, proxy_option
 from ..catalog.upstream import append_url_suffix
 
 CHROMIUM_FLAGS = [
@@ -60,6 +61,17 @@ window.__GW_HARNESS__ = true;
   window.cancelAnimationFrame = (id) => clearTimeout(id);
 })();
 """
+# The state with its JSON size (UTF-8 bytes, -1 when it does not serialize), measured in the page so a huge
+# state never crosses over; the state itself still travels as Playwright serializes it (NaN stays NaN).
+_READ_STATE = """(max) => {
+  const state = window.gameAPI.getState();
+  let size = -1;
+  try {
+    const text = JSON.stringify(state);
+    size = text.length > max / 3 ? new TextEncoder().encode(text).length : text.length;
+  } catch (e) {}
+  return {size, state: size > max ? null : state};
+}"""
 
 
 def is_ready(state: dict[str, Any]) -> bool:
@@ -84,6 +96,38 @@ class BrowserGone(HarnessError):
 
 class BrowserNotFound(HarnessError):
     pass
+
+
+@dataclass(frozen=True)
+class PageLimits:
+    """Bounds on a page: wall-clock seconds for any one call into it or its clock, and a state's size."""
+
+    timeout_s: float = 30.0
+    max_state_bytes: int = 1_000_000
+
+
+class PageUnresponsive(HarnessError):
+    """A call into the page did not return within its bound; the page (and its context) is given up."""
+
+    def __init__(self, game: str, what: str, timeout_s: float) -> None:
+        super().__init__(game, what, timeout_s)
+        self.game, self.what, self.timeout_s = game, what, timeout_s
+        self.step: int | None = None  # the runner adds the step it was in (steps.jsonl's numbering)
+
+    def __str__(self) -> str:
+        at = f" at step {self.step}" if self.step is not None else ""
+        return f"{self.game}: page unresponsive during {self.what}{at} (no answer within {self.timeout_s:g} s)"
+
+
+T = TypeVar("T")
+
+
+async def bounded(call: Awaitable[T], timeout_s: float, on_timeout: Any) -> T:
+    """Await a call for at most timeout_s seconds; past that, raise what on_timeout() returns."""
+    try:
+        return await asyncio.wait_for(call, timeout_s)
+    except asyncio.TimeoutError:
+        raise on_timeout() from None
 
 
 def find_browser(explicit: str | None) -> str | None:
@@ -126,37 +170,53 @@ class GameSession:
     errors: list[str] = field(default_factory=list)
     game_time_ms: int = 0
     resets: list[str] = field(default_factory=list)  # how each reset happened: inplace, soft_restart, reload
+    limits: PageLimits = field(default_factory=PageLimits)
+    hung: str | None = None  # the call the page did not answer: it is not called again, only closed
+    proxy: SealProxy | None = None
     _oracle_loaded: bool = False
     _init_config: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     async def open(cls, browser: Any, files: GameFiles, game: GameSpec, seed: int,
-                   url_suffix: str | None = None) -> "GameSession":
+                   url_suffix: str | None = None, limits: PageLimits | None = None) -> "GameSession":
         """A fresh page of the game; a task's URL suffix (levels, options) is appended as upstream does."""
         vp = game.viewport
+        limits = limits or PageLimits()
+        blocked: list[str] = []
+        proxy = await SealProxy(files, blocked).start()
+
+        def gone() -> HarnessError:
+            return BrowserGone(f"{game.id}: could not open a browser context: no answer within "
+                               f"{limits.timeout_s:g} s")
+
         try:
-            context = await browser.new_context(viewport={"width": vp.width, "height": vp.height},
-                                                device_scale_factor=1, **CONTEXT_OPTIONS)
+            context = await bounded(browser.new_context(viewport={"width": vp.width, "height": vp.height},
+                                                        device_scale_factor=1, proxy=proxy_option(proxy),
+                                                        **CONTEXT_OPTIONS), limits.timeout_s, gone)
         except Exception as exc:  # a browser that died (or whose server went away) since the last run
+            await proxy.close()
+            if isinstance(exc, BrowserGone):
+                raise
             raise BrowserGone(f"{game.id}: could not open a browser context: {str(exc).splitlines()[0]}") from exc
+        session = cls(game, None, context, None, blocked=blocked, limits=limits, proxy=proxy)
         try:
-            page = await context.new_page()
-            session = cls(game, page, context, await context.new_cdp_session(page))
-            await context.route("**/*", functools.partial(session._route, files))
-            await seal(context, page, session.blocked)
+            page = session.page = await session._call("open", context.new_page())
+            session.cdp = await session._call("open", context.new_cdp_session(page))
+            await session._call("open", context.route("**/*", functools.partial(session._route, files)))
+            await session._call("open", seal(context, page, session.blocked))
             page.on("pageerror", lambda err: session.errors.append(f"JS error: {err}"))
             page.on("crash", lambda _: session.errors.append("page crashed"))
-            await page.clock.install(time=CLOCK_EPOCH_S)
+            await session._call("open", page.clock.install(time=CLOCK_EPOCH_S))
             # install() lets time flow until paused; pausing a fixed minute later keeps the
             # page's first virtual instant identical on every run.
-            await page.clock.pause_at(CLOCK_EPOCH_S + 60)
-            await page.add_init_script(_INIT_SCRIPT % {"seed": seed & 0xFFFFFFFF, "origin_ms": CLOCK_EPOCH_S * 1000})
-            await page.goto(append_url_suffix(files.url(game), url_suffix), wait_until="load")
+            await session._call("open", page.clock.pause_at(CLOCK_EPOCH_S + 60))
+            await session._call("open", page.add_init_script(
+                _INIT_SCRIPT % {"seed": seed & 0xFFFFFFFF, "origin_ms": CLOCK_EPOCH_S * 1000}))
+            await session._call("load", page.goto(append_url_suffix(files.url(game), url_suffix), wait_until="load"))
         except BaseException as exc:
-            try:
-                await context.close()
-            except Exception:
-                pass  # the browser is gone: nothing left to close
+            if not await session.close() and isinstance(exc, Exception):  # bounded, like every page call
+                raise BrowserGone(f"{game.id}: the browser did not close a page that stopped answering "
+                                  f"({exc})") from exc
             if isinstance(exc, Exception) and not isinstance(exc, HarnessError):
                 raise HarnessError(f"{game.id}: could not open the game page: {str(exc).splitlines()[0]}") from exc
             raise
@@ -182,19 +242,38 @@ class GameSession:
             raise HarnessError(f"{self.game.id} tried to reach outside the sandbox ({len(self.blocked)} blocked): "
                                f"{', '.join(self.blocked[:5])}")
 
-    async def eval(self, expression: str, arg: Any = None) -> Any:
+    async def _call(self, what: str, call: Awaitable[T]) -> T:
+        """Every call into the page, its clock and its input goes through here: bounded in wall-clock time.
+
+        A page that does not answer is given up: this and every later call raise PageUnresponsive, and
+        only closing its context is left (the owner replaces the context, or the browser when that hangs).
+        """
+        if self.hung is not None:
+            if asyncio.iscoroutine(call):
+                call.close()
+            raise PageUnresponsive(self.game.id, self.hung, self.limits.timeout_s)
+
+        def gave_up() -> PageUnresponsive:
+            self.hung = what
+            return PageUnresponsive(self.game.id, what, self.limits.timeout_s)
+
+        return await bounded(call, self.limits.timeout_s, gave_up)
+
+    async def eval(self, expression: str, arg: Any = None, what: str = "a page call") -> Any:
         try:
-            return await self.page.evaluate(expression, arg)
+            return await self._call(what, self.page.evaluate(expression, arg))
+        except HarnessError:
+            raise
         except Exception as exc:
             raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
 
     async def init(self, config: dict[str, Any]) -> dict[str, Any]:
         """Call gameAPI.init and wait until the game is ready."""
-        has_api = await self.eval("() => typeof window.gameAPI === 'object' && window.gameAPI !== null")
+        has_api = await self.eval("() => typeof window.gameAPI === 'object' && window.gameAPI !== null", what="init")
         if not has_api:
             raise HarnessError(f"{self.game.id}: window.gameAPI is missing after load")
         self._init_config = config
-        await self.eval("async (c) => { await window.gameAPI.init(c); }", config)
+        await self.eval("async (c) => { await window.gameAPI.init(c); }", config, what="init")
         return await self.wait_ready()
 
     async def reset(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -202,8 +281,10 @@ class GameSession:
         and initialised again. How it happened is appended to ``resets``."""
         try:
             # The marker tells the old document from the new one should the page reload itself.
-            answer = await self.page.evaluate("async (o) => { window.__gwOldDocument = true; "
-                                              "return await window.gameAPI.reset(o); }", options or {})
+            answer = await self._call("reset", self.page.evaluate("async (o) => { window.__gwOldDocument = true; "
+                                                                  "return await window.gameAPI.reset(o); }", options or {}))
+        except HarnessError:
+            raise
         except Exception as exc:
             if not _navigated(exc):
                 raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
@@ -220,14 +301,19 @@ class GameSession:
         """Reload the page (or wait for the reload the page started) and call gameAPI.init again."""
         try:
             if self_started:
-                await self.page.reload(wait_until="load")
+                await self._call("reset", self.page.reload(wait_until="load"))
+        except HarnessError:
+            raise
         except Exception as exc:
             raise HarnessError(f"{self.game.id}: reload failed: {str(exc).splitlines()[0]}") from exc
         started = time.monotonic()
         while True:  # the page's own reload: wait for the new document to finish loading
             try:
-                if await self.page.evaluate("() => !window.__gwOldDocument && document.readyState === 'complete'"):
+                if await self._call("reset", self.page.evaluate(
+                        "() => !window.__gwOldDocument && document.readyState === 'complete'")):
                     break
+            except PageUnresponsive:
+                raise
             except Exception:
                 pass  # the old document went away mid-call
             if time.monotonic() - started > READY_MAX_WALL_S:
@@ -250,8 +336,13 @@ class GameSession:
             spent += READY_SLICE_MS
 
     async def state(self) -> dict[str, Any]:
-        state = await self.eval("() => window.gameAPI.getState()")
+        """The game's state; one larger than the bound (serialized) is a fault naming its size."""
+        read = await self.eval(_READ_STATE, self.limits.max_state_bytes, what="getState")
         self.check()
+        size, state = (read.get("size"), read.get("state")) if isinstance(read, dict) else (-1, read)
+        if isinstance(size, int) and size > self.limits.max_state_bytes:
+            raise HarnessError(f"{self.game.id}: getState() returned {size} bytes of JSON, more than the bound of "
+                               f"{self.limits.max_state_bytes} (--gw-max-state-bytes)")
         if not isinstance(state, dict):
             raise HarnessError(f"{self.game.id}: getState() returned {type(state).__name__}, not an object")
         return state
@@ -259,7 +350,9 @@ class GameSession:
     async def advance(self, ms: int) -> None:
         if ms > 0:
             try:
-                await self.page.clock.run_for(ms)
+                await self._call("advance", self.page.clock.run_for(ms))
+            except HarnessError:
+                raise
             except Exception as exc:
                 raise HarnessError(f"{self.game.id}: clock advance failed: {str(exc).splitlines()[0]}") from exc
             self.game_time_ms += ms
@@ -270,7 +363,9 @@ class GameSession:
         if fmt == "jpeg":
             params["quality"] = quality
         try:
-            shot = await self.cdp.send("Page.captureScreenshot", params)
+            shot = await self._call("screenshot", self.cdp.send("Page.captureScreenshot", params))
+        except HarnessError:
+            raise
         except Exception as exc:
             raise HarnessError(f"{self.game.id}: screenshot failed: {str(exc).splitlines()[0]}") from exc
         return base64.b64decode(shot["data"])
@@ -305,35 +400,35 @@ class GameSession:
         kb, mouse = self.page.keyboard, self.page.mouse
         if a.kind in ("press_key", "press_keys"):
             for k in a.keys:
-                await kb.down(k)
+                await self._call("input", kb.down(k))
         elif a.kind == "type":
             # One call for the whole text (not one per character); a character with no key
             # (e.g. "é") is inserted as text instead of failing the run.
-            await kb.type(a.text)
+            await self._call("input", kb.type(a.text))
         elif a.kind in ("click", "right_click"):
-            await mouse.click(a.x, a.y, button=a.button)
+            await self._call("input", mouse.click(a.x, a.y, button=a.button))
         elif a.kind == "click_hold":
-            await mouse.move(a.x, a.y)
-            await mouse.down()
+            await self._call("input", mouse.move(a.x, a.y))
+            await self._call("input", mouse.down())
         elif a.kind == "drag":
-            await mouse.move(a.x, a.y)
-            await mouse.down()
-            await mouse.move(a.to_x, a.to_y, steps=8)
+            await self._call("input", mouse.move(a.x, a.y))
+            await self._call("input", mouse.down())
+            await self._call("input", mouse.move(a.to_x, a.to_y, steps=8))
         elif a.kind in ("mouse_move", "scroll"):
-            await mouse.move(a.x, a.y)
+            await self._call("input", mouse.move(a.x, a.y))
             if a.to_x is not None:  # a look: from (x, y) on to (to_x, to_y)
-                await mouse.move(a.to_x, a.to_y)
+                await self._call("input", mouse.move(a.to_x, a.to_y))
             if a.kind == "scroll":
-                await mouse.wheel(a.dx, a.dy)
+                await self._call("input", mouse.wheel(a.dx, a.dy))
         # wait: nothing starts, only time passes
 
     async def _end(self, a: Action) -> None:
         """The input events that end an action once its duration has passed (held keys and buttons up)."""
         if a.kind in ("press_key", "press_keys"):
             for k in reversed(a.keys):
-                await self.page.keyboard.up(k)
+                await self._call("input", self.page.keyboard.up(k))
         elif a.kind in ("click_hold", "drag"):
-            await self.page.mouse.up()
+            await self._call("input", self.page.mouse.up())
 
     async def oracle_act(self, task: dict[str, Any], role: str) -> Any:
         """Ask the game's oracle.js for its next control (loaded on first use)."""
@@ -341,13 +436,19 @@ class GameSession:
             path = self.game.path / "oracle.js"
             if not path.exists():
                 raise HarnessError(f"{self.game.id}: no oracle.js")
-            await self.page.add_script_tag(path=str(path))
+            await self._call("oracle", self.page.add_script_tag(path=str(path)))
             self._oracle_loaded = True
         return await self.eval(
-            "([t, r]) => window.gameOracle.act(window.gameAPI.getState(), t, r)", [task, role])
+            "([t, r]) => window.gameOracle.act(window.gameAPI.getState(), t, r)", [task, role], what="oracle")
 
-    async def close(self) -> None:
+    async def close(self) -> bool:
+        """Close the context (its renderer with it, hung or not); False when even that did not finish in time."""
+        if self.proxy is not None:
+            await self.proxy.close()
         try:
-            await self.context.close()
+            await asyncio.wait_for(self.context.close(), self.limits.timeout_s)
+        except asyncio.TimeoutError:
+            return False
         except Exception:  # a crashed browser has nothing left to close
             pass
+        return True

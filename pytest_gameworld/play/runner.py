@@ -20,7 +20,7 @@ from .evaluator import Evaluator, ScoreError, StepEval, read_path
 from .prompts import render_prompt
 from ..records.run_record import RunRecord, cost_usd
 from ..records.jsonl import append_jsonl
-from ..browser.sandbox import GameSession, HarnessError
+from ..browser.sandbox import GameSession, HarnessError, PageUnresponsive
 from .semantic import classify
 from .tally import Tally
 
@@ -172,8 +172,8 @@ class _Run:
         if not self.wants_pixels:
             self.state = await self.session.state()
             return
-        self.state, self.shot = await asyncio.gather(
-            self.session.state(), self.session.screenshot(self.model.screenshot_format))
+        self.state, self.shot = await gather_all(
+            [self.session.state(), self.session.screenshot(self.model.screenshot_format)])
 
     async def settle(self, ready: Awaitable[dict[str, Any]]) -> None:
         """After init or reset: the ready state first, then the picture of it."""
@@ -288,6 +288,8 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         end.update(status="ok", stop=ev.stop, success=run.evaluator.success, progress=run.evaluator.progress,
                    final_state=run.state)
     except BaseException as exc:  # Ctrl-C too: the run is written down as not finished
+        if isinstance(exc, PageUnresponsive) and exc.step is None:
+            exc.step = run.steps  # the step in flight, numbered as in steps.jsonl
         record.fail(exc, run.evaluator, run.steps, run.tally, time.perf_counter() - started, _now(), per_role)
         end["error"] = record.error
         raise

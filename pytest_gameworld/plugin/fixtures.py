@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 from typing import Any, AsyncIterator
@@ -17,7 +18,8 @@ from ..catalog.loader import load_catalog
 from ..play.runner import RunConfig, seat_agents
 from ..browser.game_origin import GameFiles
 from ..browser.remote import BrowserUnreachable, connect_browser, pick_endpoint
-from ..browser.sandbox import BrowserGone, GameSession, HarnessError, find_browser, launch_browser
+from ..browser.processes import LAUNCHED, browser_groups, kill_groups, launched
+from ..browser.sandbox import BrowserGone, GameSession, HarnessError, PageLimits, find_browser, launch_browser
 from .options import Settings
 from ..records.sessions import new_attempt_dir
 from .stash import CATALOG, CATALOG_VERSION, SESSION_DIR, SETTINGS
@@ -33,6 +35,8 @@ class BrowserHost:
         # A remote server's browser lives on its host: only an explicit path is passed on, never a local guess.
         self.executable = settings.browser_path if self.endpoint else find_browser(settings.browser_path)
         self.browser: Any = None
+        self.limits = PageLimits(settings.page_timeout, settings.max_state_bytes)
+        self.groups: set[int] = set()  # the process groups of the browser launched here (killed if it hangs)
 
     async def get(self) -> Any:
         if self.browser is None or not self.browser.is_connected():
@@ -40,13 +44,15 @@ class BrowserHost:
                 self.browser = await connect_browser(self.playwright, self.endpoint, self.executable,
                                                      self.settings.headed)
             else:
+                before = browser_groups()
                 self.browser = await launch_browser(self.playwright, self.executable, self.settings.headed)
+                self.groups = launched(before)
         return self.browser
 
     async def open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None = None) -> GameSession:
         """A game page; a browser found dead on the way (crashed, or its server gone) is renewed once."""
         try:
-            return await GameSession.open(await self.get(), files, game, seed, url_suffix)
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits)
         except BrowserUnreachable:
             raise
         except HarnessError as exc:
@@ -54,15 +60,29 @@ class BrowserHost:
                 raise  # the game's own fault (e.g. it never loads): a fresh browser would only wait for it again
             # The disconnect may not have been noticed yet: drop the browser and try once on a fresh one.
             await self.close()
-            self.browser = None
-            return await GameSession.open(await self.get(), files, game, seed, url_suffix)
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits)
+
+    async def release(self, session: GameSession) -> None:
+        """Close a run's page; when even that hangs (a renderer or browser that stopped answering), the
+        browser is replaced: the next run gets a fresh one."""
+        if not await session.close():
+            await self.close()
 
     async def close(self) -> None:
-        if self.browser is not None and self.browser.is_connected():
-            try:
-                await self.browser.close()
-            except Exception:
-                pass  # already gone
+        """Close the browser, bounded; one that does not close in time is killed (a local one). Next get()
+        launches or connects anew."""
+        browser, self.browser = self.browser, None
+        groups, self.groups = self.groups, set()
+        LAUNCHED.difference_update(groups)
+        if browser is None or not browser.is_connected():
+            kill_groups(groups)  # whatever a browser that died left behind
+            return
+        try:
+            await asyncio.wait_for(browser.close(), self.limits.timeout_s)
+        except asyncio.TimeoutError:
+            kill_groups(groups)
+        except Exception:
+            pass  # already gone
 
 
 @pytest.fixture(scope="session")
@@ -114,7 +134,7 @@ async def gw_game(request: pytest.FixtureRequest, gw_browser: BrowserHost, gw_fi
     try:
         yield session
     finally:
-        await session.close()
+        await gw_browser.release(session)
 
 
 @pytest.fixture

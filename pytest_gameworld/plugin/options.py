@@ -37,6 +37,10 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("gate-allow-missing", "int", 0, "missing runs (harness faults) the gate tolerates"),
     ("step-timeout", "float", 0.0, "wall-clock limit in seconds on one agent step, retries included "
                                     "(0: each model spec's step_timeout_s)"),
+    ("page-timeout", "float", 30.0, "wall-clock limit in seconds on any one call into the game page or its clock "
+                                    "(state, time, input, screenshot); a page that does not answer faults its run"),
+    ("max-state-bytes", "int", 1_000_000, "largest game state (serialized JSON) a page may return; a larger one "
+                                          "faults its run"),
     ("limit", "int", 0, "play only the first N runs of the selection (smoke tests); the rest are deselected"),
     ("progress", "str", "auto", "live progress: auto (live on a terminal, plain periodic lines otherwise, "
                                 "none with -q), live, plain or off"),
@@ -117,6 +121,8 @@ class Settings:
     max_drop_strict: bool = False
     gate_allow_missing: int = 0
     step_timeout: float = 0.0
+    page_timeout: float = 30.0
+    max_state_bytes: int = 1_000_000
     max_consecutive_faults: int = 3
     browser_endpoints: list[str] = field(default_factory=list)
     shard: tuple[int, int] | None = None
@@ -149,7 +155,9 @@ class Settings:
             max_cost=float(raw["max-cost"]), resume=raw["resume"] or "", gates=list(raw["gate"]),
             baseline=Path(raw["baseline"]) if raw["baseline"] else None, max_drop=max_drop,
             max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=max(0, int(raw["gate-allow-missing"])),
-            step_timeout=float(raw["step-timeout"]), max_consecutive_faults=int(raw["max-consecutive-faults"]),
+            step_timeout=float(raw["step-timeout"]), page_timeout=_positive("page-timeout", raw["page-timeout"]),
+            max_state_bytes=int(_positive("max-state-bytes", raw["max-state-bytes"])),
+            max_consecutive_faults=int(raw["max-consecutive-faults"]),
             browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
             shard=parse_shard(raw["shard"] or ""),
             limit=max(0, int(raw["limit"])), progress=_progress_mode(raw["progress"]),
@@ -170,6 +178,12 @@ class Settings:
 
 
 PROGRESS_MODES = ("auto", "live", "plain", "off")
+
+
+def _positive(name: str, value: Any) -> float:
+    if not float(value) > 0:
+        raise ValueError(f"--gw-{name} must be greater than 0, got {value}")
+    return float(value)
 
 
 def _progress_mode(value: str) -> str:
