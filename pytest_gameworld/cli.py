@@ -59,9 +59,9 @@ def _report(args: argparse.Namespace) -> int:
     status = 0
     table: dict = {}
     out_json, out_csv, text = [], [], []
-    for path, records in sessions:
+    for path, lines in sessions:
         name = path.resolve().name
-        res = outcome(records, [], gate)
+        res = outcome(lines.records, [], gate, lines.damaged)
         if res.problem:
             print(f"{path}: {res.problem}", file=sys.stderr)
             status = max(status, 2)

@@ -11,6 +11,7 @@ from typing import Any
 from ..play.actions import Action, Proposal
 from ..catalog.specs import Control
 from .base import AgentError, AgentReply, Observation, RunContext
+from ..records.jsonl import read_jsonl
 
 
 class _Builtin:
@@ -131,9 +132,11 @@ class ReplayAgent(_Builtin):
     async def begin(self, ctx: RunContext) -> None:
         await super().begin(ctx)
         try:
-            lines = [json.loads(line) for line in self.path.read_text().splitlines() if line.strip()]
+            if not self.path.is_file():
+                raise OSError(f"{self.path}: no such file")
+            lines = read_jsonl(self.path)  # a damaged line is refused, named by file and line
         except (OSError, ValueError) as exc:
-            raise AgentError(f"cannot read trajectory {self.path}: {exc}") from None
+            raise AgentError(f"cannot replay trajectory: {exc}") from None
         head = next((ln for ln in lines if ln.get("event") == "start"), {})
         if head and (head.get("task") != ctx.task.id or head.get("game") != ctx.game.id):
             raise AgentError(f"trajectory {self.path} is for {head.get('game')}/{head.get('task')}, "

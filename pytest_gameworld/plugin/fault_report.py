@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..agents.base import AgentError
 from ..browser.sandbox import HarnessError
+from ..records.redact import redact
 
 # Faults of the harness or of a model endpoint: their message says everything, a traceback adds noise.
 FAULTS: tuple[type[BaseException], ...] = (HarnessError, AgentError)
@@ -18,7 +19,7 @@ def is_fault(exc: BaseException) -> bool:
 
 def fault_text(exc: BaseException, run_dir: Path | None, cwd: Path | None = None) -> str:
     """`HarnessError: <message>` on the first line (pytest's short summary shows it), then the run folder."""
-    lines = [f"{type(exc).__name__}: {exc}"]
+    lines = [redact(f"{type(exc).__name__}: {exc}")]
     if run_dir is not None:
         lines.append(f"run folder: {os.path.relpath(run_dir, cwd or Path.cwd())}")
     return "\n".join(lines)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from . import benchmark
+from . import benchmark, signals
 from ..report import live_progress
 from ..catalog.run_cases import INTERFACES, build_cases, game_mark, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
@@ -24,13 +24,15 @@ from ..records.circuit_breaker import PREFIX, tripped
 from .fault_report import fault_text, is_fault
 from ..report.gate import GateConfig, format_comparison
 from ..report.aggregate import format_table
-from ..records.jsonl import read_jsonl
+from ..records.run_record import read_results
 from ..report.outcome import Outcome, build_gate, outcome
 from ..records.sessions import (
     case_key, catalog_version, new_session_name, point_latest, resolve_session, reuse_problem, scored_keys,
     write_plan,
 )
 from .options import Settings, add_options, given_options
+from .redaction import install_log_redaction, redact_report
+from ..records.redact import redact
 from ..records.shards import build_plan, plan_run
 from .stash import CASES, CATALOG, CATALOG_VERSION, SCORED_BEFORE, SESSION_DIR, SETTINGS
 
@@ -81,6 +83,8 @@ def pytest_configure(config: pytest.Config) -> None:
         if given_options(config) and not inert and worker is None:
             raise pytest.UsageError(NO_MODEL)
         return
+    config.add_cleanup(signals.install())
+    install_log_redaction()
     try:
         catalog = load_catalog(settings.catalog)
         models = [catalog.resolve_model(ref, settings.model_overrides()) for ref in split_model_refs(settings.models)]
@@ -110,7 +114,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(problem)
     config.stash[SESSION_DIR] = session_dir
     config.stash[CATALOG_VERSION] = version
-    records = read_jsonl(session_dir / "results.jsonl") if settings.resume else []
+    # Damaged lines are skipped (named in the summary): their runs were not scored, so they are played again.
+    records = read_results(session_dir / "results.jsonl").records if settings.resume else []
     config.stash[SCORED_BEFORE] = {k: session_dir.name for k in scored_keys(records)}
     config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
     if not inert and settings.progress != "off":
@@ -155,7 +160,7 @@ def _preflight(models: list[Any]) -> None:
     for spec in models:
         problem = asyncio.run(preflight(spec))
         if problem:
-            raise pytest.UsageError(problem)
+            raise pytest.UsageError(redact(problem))
 
 
 class _Progress:
@@ -304,6 +309,7 @@ def _deselect(config: pytest.Config, items: list[pytest.Item], dropped: list[pyt
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """A benchmark item's report carries its run folder; a fault's report is its error line, not a traceback."""
     report = yield
+    redact_report(report)
     if not _is_run(item):
         return report
     cfg = getattr(item, "funcargs", {}).get("gw_run_config")
@@ -366,7 +372,8 @@ class _Controller:
         settings = self.config.stash[SETTINGS]
         if self.played:
             point_latest(settings.results, session_dir)
-        self.outcome = outcome(read_jsonl(session_dir / "results.jsonl"), self.failed, self.gate)
+        lines = read_results(session_dir / "results.jsonl")
+        self.outcome = outcome(lines.records, self.failed, self.gate, lines.damaged)
         if self.played:
             self.page = _results_page(session_dir, self.config.stash[CATALOG].root, self.failed)
         verdict = self.outcome.verdict
@@ -396,7 +403,7 @@ class _Controller:
                 if spread:
                     tr.write_line(f"{s.model}: over {len(s.repeats)} repeats SR {spread[0]:.1f}±{spread[1]:.1f} "
                                   f"PG {spread[2]:.1f}±{spread[3]:.1f}")
-            _breaker_lines(tr, read_jsonl(self.config.stash[SESSION_DIR] / "results.jsonl"), self.config)
+            _breaker_lines(tr, read_results(self.config.stash[SESSION_DIR] / "results.jsonl").records, self.config)
             if out.missing:
                 tr.write_line(f"missing runs (not scored, re-run with --lf): {len(out.missing)}",
                               red=True)

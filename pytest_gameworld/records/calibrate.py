@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import baselines
-from .jsonl import read_jsonl
+from .run_record import read_results
 from .run_record import versions
 from ..catalog.loader import load_catalog
 from .sessions import catalog_version, task_versions
@@ -49,7 +49,7 @@ def _session(cfg: CalibrateConfig, model: str, repeat: int, results: Path) -> li
     ini = results / "pytest.ini"
     ini.write_text("[pytest]\n")
     subprocess.run(argv + ["-c", str(ini), "--rootdir", str(results)], cwd=results, check=False)
-    return read_jsonl(results / model / "results.jsonl")
+    return read_results(results / model / "results.jsonl").records
 
 
 def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:

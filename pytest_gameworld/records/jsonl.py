@@ -5,8 +5,12 @@ from __future__ import annotations
 import fcntl
 import json
 import math
+import os
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from .redact import active, redact
 
 # Records nest a handful of levels; a hostile reply nested deeper is cut here, not in the encoder.
 MAX_DEPTH = 64
@@ -14,8 +18,11 @@ _MAX_INT_BITS = 10_000  # str() of a bigger int raises (Python's digit limit)
 
 
 def jsonable(value: Any, depth: int = 0) -> Any:
-    """A copy with non-finite floats as strings ("NaN", "Infinity"), deep nesting cut, unknowns as str."""
-    if isinstance(value, str) or value is None or isinstance(value, bool):
+    """A copy with non-finite floats as strings ("NaN", "Infinity"), deep nesting cut, unknowns as str,
+    and known secrets masked (records/redact.py)."""
+    if isinstance(value, str):
+        return redact(value) if active() else value
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else ("NaN" if math.isnan(value) else
@@ -25,11 +32,10 @@ def jsonable(value: Any, depth: int = 0) -> Any:
     if depth >= MAX_DEPTH:
         return f"<nested deeper than {MAX_DEPTH} levels>"
     if isinstance(value, dict):
-        return {k if isinstance(k, str) else str(jsonable(k, depth + 1)): jsonable(v, depth + 1)
-                for k, v in value.items()}
+        return {str(jsonable(k, depth + 1)): jsonable(v, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v, depth + 1) for v in value]
-    return str(value)
+    return jsonable(str(value))
 
 
 def dumps(value: Any) -> str:
@@ -47,31 +53,92 @@ def strict_loads(text: str) -> Any:
 
 
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:
-    """Append one line under an exclusive lock, so xdist workers never interleave."""
+    """Append one line under an exclusive lock, so xdist workers never interleave.
+
+    A file whose last line was cut short (a writer killed mid-line) gets a newline first: the damage stays
+    on its own line, where readers name it, and this record stays whole.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     line = (dumps(record) + "\n").encode()
-    with path.open("ab") as fh:
+    with path.open("a+b") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
-            fh.write(line)
+            end = fh.seek(0, os.SEEK_END)
+            if end:
+                fh.seek(end - 1)
+                if fh.read(1) != b"\n":
+                    line = b"\n" + line
+            fh.write(line)  # "a" mode: written at the end wherever the read left the position
             fh.flush()
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Every record, read under a shared lock so a line another worker is appending is never seen half-written."""
+class DamagedLine(ValueError):
+    """A line of a JSONL file that is not a readable record; the message is `file:line: why`."""
+
+
+@dataclass
+class Lines:
+    """A JSONL file's readable records, and one `file:line: why` entry per line that was not readable."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    damaged: list[str] = field(default_factory=list)
+
+
+def read_lines(path: Path, check: Callable[[str], str | None] | None = None, prefix: bool = False) -> Lines:
+    """Every readable record of a JSONL file, read under a shared lock (so a line another worker is
+    appending is never seen half-written); bad lines are skipped and named. ``check`` judges a line
+    that is a JSON object (None: fine); ``prefix`` stops at the first bad line (a trajectory)."""
+    out = Lines()
     if not path.exists():
-        return []
+        return out
     with path.open("rb") as fh:
         fcntl.flock(fh, fcntl.LOCK_SH)
         try:
-            text = fh.read().decode("utf-8")
+            data = fh.read()
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        record, why = _parse(raw, check)
+        if record is not None:
+            out.records.append(record)
+            continue
+        if number == len(lines):  # no newline after it: the writer stopped inside this line
+            why += " (cut short: the file ends inside this line)"
+        out.damaged.append(f"{path}:{number}: {why}")
+        if prefix:
+            break
+    return out
 
 
-def session_spend(path: Path) -> float:
-    """Model spend so far in a session's results (all workers)."""
-    return sum(float(r.get("cost_usd", 0.0)) for r in read_jsonl(path))
+_JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean",
+               type(None): "null"}
+
+
+def _parse(raw: bytes, check: Callable[[str], str | None] | None) -> tuple[dict[str, Any] | None, str]:
+    """(the record, "") or (None, why the line is not one)."""
+    try:
+        text = raw.decode("utf-8")
+        value = strict_loads(text)
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text"
+    except json.JSONDecodeError as exc:
+        return None, f"not JSON: {exc.msg} at column {exc.colno}"
+    except (ValueError, RecursionError) as exc:
+        return None, f"not JSON: {str(exc)[:200] or type(exc).__name__}"
+    if not isinstance(value, dict):
+        return None, f"{_JSON_KINDS.get(type(value), 'a value')}, not a JSON object"
+    why = check(text) if check is not None else None
+    return (None, why) if why else (value, "")
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Every record of a file that must be whole; the first bad line raises DamagedLine (one line)."""
+    lines = read_lines(path)
+    if lines.damaged:
+        raise DamagedLine(lines.damaged[0])
+    return lines.records

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .jsonl import dumps
-from .jsonl import read_jsonl
-from .run_record import run_key
+from .run_record import read_results, run_key
 from .sessions import PLAN, new_attempt_dir, read_plan
 from .shards import deal, plan_id, run_order
 
@@ -33,7 +32,11 @@ class Source:
     def load(cls, path: Path) -> "Source":
         if not (path / "results.jsonl").is_file():
             raise ValueError(f"{path}: not a session folder (no results.jsonl)")
-        return cls(path, read_plan(path), read_jsonl(path / "results.jsonl"))
+        lines = read_results(path / "results.jsonl")
+        if lines.damaged:  # a merged session must hold every record: refuse rather than drop one
+            more = f" (and {len(lines.damaged) - 1} more damaged line(s))" if len(lines.damaged) > 1 else ""
+            raise ValueError(f"{lines.damaged[0]}{more}; repair or remove it before merging")
+        return cls(path, read_plan(path), lines.records)
 
 
 @dataclass

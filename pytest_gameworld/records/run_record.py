@@ -6,9 +6,13 @@ import platform
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import metadata
-from typing import TYPE_CHECKING, Any, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Iterable
+
+from pydantic import Field, TypeAdapter, ValidationError
 
 from ..catalog.specs import GameSpec, ModelSpec, TaskSpec
+from .jsonl import Lines, read_lines
 
 if TYPE_CHECKING:
     from ..agents.base import Usage
@@ -42,9 +46,15 @@ def versions() -> dict[str, str]:
     return out
 
 
+# Constrained field types: the record is validated with them when read back (see record_problem).
+Share = Annotated[float, Field(ge=0.0, le=1.0)]
+Count = Annotated[int, Field(ge=0)]
+Amount = Annotated[float, Field(ge=0.0)]
+
+
 @dataclass
 class RunRecord:
-    """One run's line in results.jsonl."""
+    """One run's line in results.jsonl (written from it, and read back against its field types)."""
 
     item: str
     task: str
@@ -56,30 +66,30 @@ class RunRecord:
     protocol: str
     role: str
     seed: int
-    repeat: int
+    repeat: Count
     started_at: str
-    max_steps: int = 0
+    max_steps: Count = 0
     catalog_version: str = ""
     session: str = ""
     trajectory: str = ""
     status: str = "running"
     success: bool = False
-    progress: float = 0.0
+    progress: Share = 0.0
     score_best: float | None = None
     score_start: float = 0.0
     score_target: float = 0.0
-    steps: int = 0
-    episodes: int = 1
-    valid: int = 0
-    invalid_ntc: int = 0
-    invalid_oos: int = 0
-    extra_calls: int = 0
-    sec_per_step: float = 0.0
-    latency_per_step: float = 0.0
-    tokens_in: int = 0
-    tokens_out: int = 0
-    tokens_cached: int = 0
-    cost_usd: float = 0.0
+    steps: Count = 0
+    episodes: Count = 1
+    valid: Count = 0
+    invalid_ntc: Count = 0
+    invalid_oos: Count = 0
+    extra_calls: Count = 0
+    sec_per_step: Amount = 0.0
+    latency_per_step: Amount = 0.0
+    tokens_in: Count = 0
+    tokens_out: Count = 0
+    tokens_cached: Count = 0
+    cost_usd: Amount = 0.0
     stop_reason: str | None = None
     error: str | None = None
     finished_at: str | None = None
@@ -132,6 +142,33 @@ class RunRecord:
         """Builtin-typed (name, value) pairs for item.user_properties."""
         d = self.to_json()
         return [(k, d[k]) for k in PROPERTY_KEYS]
+
+
+@lru_cache(maxsize=1)
+def _schema() -> TypeAdapter[RunRecord]:
+    return TypeAdapter(RunRecord)
+
+
+def record_problem(line: str) -> str | None:
+    """Why a results.jsonl line (a JSON object) is not a run record, in one line; None when it is one.
+
+    The check is RunRecord itself: its required fields, types and ranges. Fields it does not know are
+    left alone and fields with a default may be absent, so records of other versions still read.
+    """
+    try:
+        _schema().validate_json(line, strict=True)
+    except ValidationError as exc:
+        errors = exc.errors()
+        first = errors[0]
+        where = ".".join(str(p) for p in first["loc"]) or "record"
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        return f"not a run record: field '{where}': {first['msg']}{more}"
+    return None
+
+
+def read_results(path: Path) -> Lines:
+    """A results.jsonl's run records; lines that are not (bad JSON, wrong fields) skipped and named file:line."""
+    return read_lines(path, check=record_problem)
 
 
 RunKey = tuple[str, str, int, str, int]

@@ -11,8 +11,8 @@ from typing import Any, Iterable
 
 from .baselines import FILE_NAME as BASELINES_FILE
 from ..catalog.run_cases import Case
-from .run_record import RunKey, run_key
-from .jsonl import read_jsonl
+from .jsonl import Lines
+from .run_record import RunKey, read_results, run_key
 
 
 LATEST = "latest"
@@ -110,7 +110,10 @@ def write_plan(session_dir: Path, plan: dict[str, Any]) -> None:
 
 def read_plan(session_dir: Path) -> dict[str, Any] | None:
     path = session_dir / PLAN
-    return json.loads(path.read_text()) if path.is_file() else None
+    try:
+        return json.loads(path.read_text()) if path.is_file() else None
+    except ValueError as exc:
+        raise ValueError(f"{path}: not JSON: {exc}") from None
 
 
 def case_key(case: Case, base_seed: int, realtime: bool) -> RunKey:
@@ -125,7 +128,7 @@ def scored_keys(records: Iterable[dict[str, Any]]) -> set[RunKey]:
 
 def reuse_problem(session_dir: Path, version: str, budgets: dict[str, int]) -> str | None:
     """Why this session's runs cannot join the session folder's earlier runs, or None when they can."""
-    records = read_jsonl(session_dir / "results.jsonl")
+    records = read_results(session_dir / "results.jsonl").records
     versions = {r["catalog_version"] for r in records if r.get("catalog_version")} - {version}
     if versions:
         return (f"session {session_dir.name} was played with catalog version {sorted(versions)[0]}, this catalog "
@@ -138,9 +141,10 @@ def reuse_problem(session_dir: Path, version: str, budgets: dict[str, int]) -> s
     return None
 
 
-def load_results(path: Path) -> list[dict[str, Any]]:
-    """A session's records from its folder (or `latest`) or from a results.jsonl; ValueError when absent."""
+def load_results(path: Path) -> Lines:
+    """A session's records from its folder (or `latest`) or from a results.jsonl, damaged lines named;
+    ValueError when absent."""
     file = path / "results.jsonl" if path.is_dir() else path
     if not file.is_file():
         raise ValueError(f"{path}: no results.jsonl")
-    return read_jsonl(file)
+    return read_results(file)

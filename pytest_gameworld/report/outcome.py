@@ -19,7 +19,10 @@ def build_gate(exprs: Iterable[str], baseline: Path | None, max_drop: float | No
     cfg = GateConfig(exprs=[parse_gate(e) for e in exprs], max_drop=max_drop, strict=strict,
                      allow_missing=allow_missing)
     if baseline is not None:
-        cfg.baseline = latest_attempts(load_results(baseline)).scored
+        lines = load_results(baseline)
+        if lines.damaged:  # a comparison on silently fewer runs would mislead
+            raise ValueError(f"baseline {lines.damaged[0]}; repair or remove the line")
+        cfg.baseline = latest_attempts(lines.records).scored
         cfg.baseline_source = str(baseline)
     elif max_drop is not None:
         raise ValueError("a maximum drop needs a baseline (--gw-baseline PATH: a previous session folder or its results.jsonl)")
@@ -43,10 +46,12 @@ def unrecorded_missing(records: Iterable[dict[str, Any]], unrecorded: Iterable[s
     return [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
 
 
-def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig) -> Outcome:
-    """Aggregate a session (each run once) and judge it; items that failed without a record count as missing."""
+def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig,
+            damaged: Iterable[str] = ()) -> Outcome:
+    """Aggregate a session (each run once) and judge it; items that failed without a record count as missing,
+    and so does each damaged line of results.jsonl (`file:line: why`), whose run was not counted."""
     out = Outcome()
-    extra = unrecorded_missing(records, unrecorded)
+    extra = unrecorded_missing(records, unrecorded) + [f"{d} (record skipped)" for d in damaged]
     try:
         view = latest_attempts(records)
         out.summaries = summarize(view)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from . import charts
-from ..records.jsonl import read_jsonl
+from ..records.jsonl import read_lines
 
 VIEWER_NAME = "viewer.html"
 PAGE_NAME = "index.html"  # the session's results page, which each viewer links back to
@@ -228,7 +228,7 @@ padding:6px 8px;border-radius:4px;max-height:260px;overflow:auto;margin:4px 0;fo
 summary{cursor:pointer;color:#445}.controls{display:flex;gap:10px;align-items:center;margin:12px 0}
 .controls input{flex:1}.chartbox{position:relative;background:#fff;border:1px solid #e2e5ea;border-radius:8px}
 #marker{position:absolute;top:5%;bottom:19%;width:2px;background:#1d2433;opacity:.75;pointer-events:none}
-svg.chart{width:100%;height:auto;display:block}.note{padding:40px 10px;text-align:center;color:#667;
+svg.chart{width:100%;height:auto;display:block}.damaged{background:#fdecec;color:#b3261e;padding:6px 10px;border-radius:4px}.note{padding:40px 10px;text-align:center;color:#667;
 background:#eef0f4;border-radius:4px}button.ep{margin:6px 6px 0 0}.caption{font-size:12px;margin:4px 0 0}#episodes{margin-top:6px}
 """
 
@@ -238,6 +238,7 @@ def render(data: dict[str, Any], back: str | None, chart_svg: str = "") -> str:
     script_hash = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
     csp = f"default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'"
     link = f'<a href="{html.escape(back)}">← results page</a>' if back else ""
+    damaged = f'<p class="damaged">{html.escape(data["damaged"])}</p>' if data.get("damaged") else ""
     no_frame = ("no frame kept for this step (built-in agents keep none unless --gw-keep-frames; "
                 "--gw-no-frames turns them off for provider models)")
     chart = (f'<div class="chartbox">{chart_svg}<div id="marker" hidden></div></div><p class="dim caption">'
@@ -249,7 +250,7 @@ def render(data: dict[str, Any], back: str | None, chart_svg: str = "") -> str:
 <meta http-equiv="Content-Security-Policy" content="{csp}">
 <title>{html.escape(str(meta.get("item") or "run"))} — GameWorld trajectory</title><style>{STYLE}</style></head>
 <body><header><h1 id="title"></h1><p id="meta"></p><span id="outcome" class="badge"></span>{link}</header>
-<main><div class="top"><div class="framebox"><img id="frame" alt="the screenshot the agent saw" hidden>
+<main>{damaged}<div class="top"><div class="framebox"><img id="frame" alt="the screenshot the agent saw" hidden>
 <div id="noframe" class="note" hidden>{html.escape(no_frame)}</div>
 <p id="framecap" class="dim caption" hidden>the screen the agent saw before this step's action</p></div>
 <div class="panel"><div class="stepline"><span id="stepno"></span><span id="episode" class="dim"></span></div>
@@ -273,14 +274,19 @@ def session_of(run_dir: Path) -> Path | None:
 
 def write_viewer(run_dir: Path) -> Path:
     """Write run_dir/viewer.html from its steps.jsonl and kept frames; returns its path."""
-    lines = read_jsonl(run_dir / "steps.jsonl")
+    read = read_lines(run_dir / "steps.jsonl", prefix=True)
+    lines = read.records
     frames = _frames(run_dir, lines)
     data = viewer_data(lines, frames)
+    if read.damaged:  # the readable prefix is shown; the note says where the file breaks
+        data["damaged"] = (f"This trajectory is damaged: {read.damaged[0]}. Shown: the {len(lines)} line(s) "
+                           "before it.")
     steps = data["steps"]
     chart_svg = ""
     if charts.available() and steps:
         xs = list(range(1, len(steps) + 1))
-        chart = charts.step_chart(xs, [100.0 * float(s["progress"] or 0.0) for s in steps],
+        chart = charts.step_chart(xs, [100.0 * (s["progress"] if isinstance(s["progress"], (int, float)) else 0.0)
+                                       for s in steps],
                                   [s["score"] if isinstance(s["score"], (int, float)) else None for s in steps],
                                   episode_starts(steps), invalid_steps(steps), "steps")
         data["chart"] = {"left": chart.left, "right": chart.right, "xmax": chart.xmax}

@@ -19,7 +19,8 @@ def rec(model, task, progress, repeat=0, status="ok", game="01-2048", genre="puz
             "success": progress >= 1.0, "progress": progress, "valid": 9, "invalid_ntc": 1, "invalid_oos": 0,
             "steps": 10, "episodes": 1, "sec_per_step": 0.2, "tokens_in": 1000, "tokens_out": 50, "cost_usd": 0.01,
             "catalog_version": "abc", "max_steps": 10, "stop_reason": "max_steps", "error": error,
-            "trajectory": f"runs/{genre}/{game}/{task}/{model}-r{repeat}/attempt-1/steps.jsonl"}
+            "trajectory": f"runs/{genre}/{game}/{task}/{model}-r{repeat}/attempt-1/steps.jsonl", "role": "player",
+            "started_at": "2025-01-01T00:00:00.000+00:00"}
 
 
 RECORDS = [rec("m1", "01_01", 1.0, 0), rec("m1", "01_01", 0.5, 1), rec("m2", "01_01", 0.2, 0),

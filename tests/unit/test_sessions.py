@@ -23,7 +23,8 @@ def rec(task="01_01", status="ok", progress=0.5, repeat=0, protocol="paused", se
             "protocol": protocol, "seed": seed, "status": status, "success": progress >= 1, "progress": progress,
             "genre": "puzzle", "game": "01-2048", "level": 4, "interface": "generalist", "valid": 5,
             "invalid_ntc": 0, "invalid_oos": 0, "steps": 5, "sec_per_step": 0.1, "catalog_version": version,
-            "max_steps": max_steps, "error": None if status == "ok" else "HarnessError: crash"}
+            "max_steps": max_steps, "error": None if status == "ok" else "HarnessError: crash", "role": "player",
+            "started_at": "2025-01-01T00:00:00.000+00:00"}
 
 
 def test_a_fault_then_a_rerun_counts_once_and_is_not_missing():

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from ...catalog.specs import ModelSpec
+from ...records import redact
 
 # Sent to local servers that want no key: the SDKs refuse to start without one.
 DUMMY_KEY = "not-needed"
@@ -45,6 +47,7 @@ def resolve(spec: ModelSpec, env: dict[str, str] | None = None) -> Connection:
         where = f"{var} (the OpenAI-compatible base URL of your {_server(spec)})" if var else "a base URL"
         problem = f"--gw-model {spec.name} needs {where} or --gw-model-opt endpoint.base_url=…"
     key = next((env[v] for v in envs if env.get(v)), None)
+    redact.remember(key, urlsplit(base_url).password if base_url else None)  # never stored or printed from here on
     if key is None:
         if spec.endpoint.api_key_required:
             problem = problem or f"--gw-model {spec.name} needs an API key: set {' or '.join(envs)}"
