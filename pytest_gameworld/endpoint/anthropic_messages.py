@@ -99,7 +99,7 @@ def render(reply: Reply, inp: PolicyInput, usage: Usage) -> dict[str, Any]:
 
 def _signature(text: str) -> str:
     """An opaque thinking signature; clients must echo it back, never read it."""
-    return base64.b64encode(hashlib.sha256(text.encode()).digest() * 2).decode()
+    return base64.b64encode(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest() * 2).decode()
 
 
 def request_headers() -> dict[str, str]:

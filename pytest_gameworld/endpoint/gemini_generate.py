@@ -100,7 +100,7 @@ def render(reply: Reply, inp: PolicyInput, usage: Usage) -> dict[str, Any]:
 
 def _signature(seed: str) -> str:
     """Opaque base64 bytes standing in for a thought signature."""
-    return base64.b64encode(hashlib.sha256(seed.encode()).digest()).decode()
+    return base64.b64encode(hashlib.sha256(seed.encode("utf-8", "surrogatepass")).digest()).decode()
 
 
 def count_tokens(usage_input: int) -> dict[str, Any]:

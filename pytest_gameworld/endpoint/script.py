@@ -68,6 +68,9 @@ def load_script(path: str | Path) -> Script:
             data = json.loads(text)
         except json.JSONDecodeError:
             data = _yaml(text, file)
+        except RecursionError:
+            raise ScriptError(f"{file}: nested too deep to read; give deeply nested arguments as a JSON string "
+                              "(sent as it is)") from None
     return parse_script(data, source=str(file))
 
 

@@ -19,6 +19,7 @@ from typing import IO, Any
 from .app import PROTOCOLS, App
 from .policy import make_policy
 from .script import ScriptError
+from .wire import encode_body
 
 # Request headers worth keeping in the log: what the client was and how it retried.
 # Credentials (authorization, x-api-key, x-goog-api-key) are never logged.
@@ -32,14 +33,20 @@ class RequestLog:
     """Thread-safe JSONL writer; one line per request, flushed immediately."""
 
     def __init__(self, path: str | None) -> None:
-        self._file: IO[str] | None = open(path, "a", encoding="utf-8") if path else None  # noqa: SIM115
+        # A lone surrogate a script sent is logged as its escape, not an error that drops the answer.
+        self._file: IO[str] | None = (open(path, "a", encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
+                                      if path else None)
         self._lock = threading.Lock()
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one record (no-op without a log file)."""
         if self._file is None:
             return
-        line = json.dumps(record, ensure_ascii=False, default=str)
+        try:
+            line = json.dumps(record, ensure_ascii=False, default=str)
+        except (ValueError, RecursionError) as exc:  # a log line must never cost the answer
+            line = json.dumps({k: record.get(k) for k in ("ts", "protocol", "method", "path", "status")}
+                              | {"log_error": f"{type(exc).__name__}: {exc}"}, default=str)
         with self._lock:
             self._file.write(line + "\n")
             self._file.flush()
@@ -135,7 +142,7 @@ class _Handler(BaseHTTPRequestHandler):
         if outcome.delay_s > 0:
             # Waiting on the stop event (not time.sleep) lets SIGTERM end a long delay.
             self.server.stopping.wait(outcome.delay_s)
-        payload = json.dumps(outcome.response.body, ensure_ascii=False).encode("utf-8")
+        payload = encode_body(outcome.response.body)
         # Logged before answering: a client that has its reply always finds the line.
         self.server.request_log.write({
             "ts": time.time(),
@@ -187,7 +194,7 @@ def _as_json(body: bytes) -> Any:
     text = body.decode("utf-8", errors="replace")
     try:
         return json.loads(text) if text else None
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return text
 
 

@@ -9,6 +9,13 @@ from typing import Any
 from .core import Fault, ToolCall
 
 
+@dataclass(frozen=True)
+class RawJSON:
+    """JSON text sent as it is, in place of a value: a scripted object too deep to parse and render again."""
+
+    text: str
+
+
 @dataclass
 class WireResponse:
     """An HTTP answer before serialisation: status, JSON body, extra headers."""
@@ -54,11 +61,31 @@ def arguments_json(call: ToolCall) -> str:
 
 def arguments_object(call: ToolCall) -> tuple[Any, bool]:
     """The arguments as an object and whether they were one: a raw string that parses to a
-    JSON object becomes that object; anything else comes back unchanged with False."""
+    JSON object becomes that object (one nested too deep to parse goes out as its text,
+    RawJSON); anything else comes back unchanged with False."""
     if isinstance(call.arguments, dict):
         return call.arguments, True
     try:
         parsed = json.loads(call.arguments)
+    except RecursionError:
+        return (RawJSON(call.arguments), True) if call.arguments.lstrip().startswith("{") else (call.arguments, False)
     except (TypeError, ValueError):
         return call.arguments, False
     return (parsed, True) if isinstance(parsed, dict) else (call.arguments, False)
+
+
+def encode_body(body: Any) -> bytes:
+    """The body as JSON bytes, whatever a script put in it: RawJSON spliced in as its text, and characters
+    UTF-8 cannot carry (a lone surrogate) written as JSON escapes (\\ud800), so the answer is sent as scripted."""
+    raws: list[str] = []
+
+    def placeholder(value: Any) -> str:
+        if isinstance(value, RawJSON):
+            raws.append(value.text)
+            return f"\0gw-raw-{len(raws) - 1}\0"
+        raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+    text = json.dumps(body, ensure_ascii=False, default=placeholder)
+    for i, raw in enumerate(raws):
+        text = text.replace(json.dumps(f"\0gw-raw-{i}\0"), raw, 1)
+    return text.encode("utf-8", "backslashreplace")
