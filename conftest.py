@@ -1,8 +1,9 @@
-"""The repository's own test configuration: pytester, and the loopback model endpoint."""
+"""The repository's own test configuration: pytester, the loopback model endpoint, and no silent skips in CI."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
@@ -35,3 +36,33 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., EndpointProcess]]:
     yield start
     for server in started:
         server.stop()
+
+
+# Under CI (CI=true, as .ci/run sets it) a test may be skipped only for a reason listed here: anything else
+# (a missing browser, a fixture that found nothing) fails the run, so a green CI means every test ran.
+EXPECTED_SKIPS: tuple[str, ...] = ()
+_unexpected_skips: list[str] = []
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and _in_ci() and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if not any(expected in reason for expected in EXPECTED_SKIPS):
+            _unexpected_skips.append(f"{report.nodeid}: {reason}")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _unexpected_skips and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _unexpected_skips:
+        terminalreporter.section("skipped for a reason CI does not expect (conftest.py EXPECTED_SKIPS)", red=True)
+        for line in _unexpected_skips:
+            terminalreporter.write_line(line, red=True)

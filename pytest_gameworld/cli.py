@@ -72,6 +72,7 @@ def _report(args: argparse.Namespace) -> int:
                          "gate": res.verdict.to_json(gate) if res.verdict else None})
         text += [f"{name}: missing runs (not scored): {len(res.missing)}", *(f"  {m}" for m in res.missing)] \
             if res.missing else []
+        text += [f"{name}: damaged line skipped: {note}" for note in res.damaged]
         if res.verdict is not None:
             if res.verdict.comparison is not None:
                 text += format_comparison(res.verdict.comparison, gate.baseline_source)

@@ -409,6 +409,8 @@ class _Controller:
                               red=True)
                 for m in out.missing:
                     tr.write_line(f"  {m}")
+            for note in out.damaged:
+                tr.write_line(f"damaged line skipped: {note}", yellow=True)
             tr.write_line(f"results: {os.path.relpath(self.config.stash[SESSION_DIR] / 'results.jsonl')}")
             if self.page is not None:
                 tr.write_line(f"results page: {os.path.relpath(self.page)} (each run's viewer.html linked from it)")

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from .redact import active, redact
 
+HEAD_BYTES = 300  # of a damaged line, kept to tell whose it was
 # Records nest a handful of levels; a hostile reply nested deeper is cut here, not in the encoder.
 MAX_DEPTH = 64
 _MAX_INT_BITS = 10_000  # str() of a bigger int raises (Python's digit limit)
@@ -78,12 +79,25 @@ class DamagedLine(ValueError):
     """A line of a JSONL file that is not a readable record; the message is `file:line: why`."""
 
 
+@dataclass(frozen=True)
+class Damage:
+    """A line that is not a readable record: where it is, why, and how it begins (to tell whose it was)."""
+
+    path: Path
+    line: int
+    why: str
+    head: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.why}"
+
+
 @dataclass
 class Lines:
-    """A JSONL file's readable records, and one `file:line: why` entry per line that was not readable."""
+    """A JSONL file's readable records, and each line that was not readable."""
 
     records: list[dict[str, Any]] = field(default_factory=list)
-    damaged: list[str] = field(default_factory=list)
+    damaged: list[Damage] = field(default_factory=list)
 
 
 def read_lines(path: Path, check: Callable[[str], str | None] | None = None, prefix: bool = False) -> Lines:
@@ -109,7 +123,7 @@ def read_lines(path: Path, check: Callable[[str], str | None] | None = None, pre
             continue
         if number == len(lines):  # no newline after it: the writer stopped inside this line
             why += " (cut short: the file ends inside this line)"
-        out.damaged.append(f"{path}:{number}: {why}")
+        out.damaged.append(Damage(path, number, why, raw[:HEAD_BYTES].decode("utf-8", "replace")))
         if prefix:
             break
     return out
@@ -127,7 +141,7 @@ def _parse(raw: bytes, check: Callable[[str], str | None] | None) -> tuple[dict[
     except UnicodeDecodeError:
         return None, "not UTF-8 text"
     except json.JSONDecodeError as exc:
-        return None, f"not JSON: {exc.msg} at column {exc.colno}"
+        return None, f"not JSON: {exc.msg} (column {exc.colno})"
     except (ValueError, RecursionError) as exc:
         return None, f"not JSON: {str(exc)[:200] or type(exc).__name__}"
     if not isinstance(value, dict):
@@ -140,5 +154,5 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Every record of a file that must be whole; the first bad line raises DamagedLine (one line)."""
     lines = read_lines(path)
     if lines.damaged:
-        raise DamagedLine(lines.damaged[0])
+        raise DamagedLine(str(lines.damaged[0]))
     return lines.records

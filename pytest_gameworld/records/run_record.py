@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import platform
+import re
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import metadata
@@ -12,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Iterable
 from pydantic import Field, TypeAdapter, ValidationError
 
 from ..catalog.specs import GameSpec, ModelSpec, TaskSpec
-from .jsonl import Lines, read_lines
+from .jsonl import Damage, Lines, read_lines
 
 if TYPE_CHECKING:
     from ..agents.base import Usage
@@ -198,6 +200,34 @@ class RunView:
 
 def missing_line(rec: dict[str, Any]) -> str:
     return f"{rec['item']}: {rec.get('error') or rec.get('status')}"
+
+
+_ITEM = re.compile(r'^\s*\{\s*"item"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+def damaged_item(damage: Damage) -> str | None:
+    """The run a damaged line was a record of, when what is left of it still says (records begin with item)."""
+    match = _ITEM.match(damage.head)
+    try:
+        return json.loads(match.group(1)) if match else None
+    except ValueError:
+        return None
+
+
+def damaged_runs(damaged: Iterable[Damage], accounted: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(missing lines, notes) for a results file's damaged lines. A damaged line counts as a missing run
+    unless the run it names is accounted for (scored, or missing already); then it is only a note."""
+    known = set(accounted)
+    missing, notes = [], []
+    for d in damaged:
+        item = damaged_item(d)
+        whose = f" (record of {item} skipped)" if item else " (record skipped)"
+        if item is not None and item in known:
+            notes.append(f"{d}{whose}; the run is recorded again")
+        else:
+            missing.append(f"{d}{whose}")
+            known.update([item] if item else [])
+    return missing, notes
 
 
 def latest_attempts(records: Iterable[dict[str, Any]]) -> RunView:

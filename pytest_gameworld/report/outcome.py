@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .gate import GateConfig, Verdict, evaluate, parse_gate
-from ..records.run_record import MixedRunsError, RunView, latest_attempts
+from ..records.jsonl import Damage
+from ..records.run_record import MixedRunsError, RunView, damaged_runs, latest_attempts
 from ..records.sessions import load_results
 from .aggregate import ModelSummary, summarize
 
@@ -35,6 +36,7 @@ class Outcome:
 
     summaries: dict[str, ModelSummary] = field(default_factory=dict)
     missing: list[str] = field(default_factory=list)
+    damaged: list[str] = field(default_factory=list)  # damaged lines whose runs are recorded again (notes)
     problem: str | None = None
     verdict: Verdict | None = None
     runs: int = 0
@@ -47,18 +49,20 @@ def unrecorded_missing(records: Iterable[dict[str, Any]], unrecorded: Iterable[s
 
 
 def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig,
-            damaged: Iterable[str] = ()) -> Outcome:
+            damaged: Iterable[Damage] = ()) -> Outcome:
     """Aggregate a session (each run once) and judge it; items that failed without a record count as missing,
-    and so does each damaged line of results.jsonl (`file:line: why`), whose run was not counted."""
+    and so does a damaged line of results.jsonl whose run is not recorded again (see damaged_runs)."""
     out = Outcome()
-    extra = unrecorded_missing(records, unrecorded) + [f"{d} (record skipped)" for d in damaged]
+    unrecorded = list(unrecorded)
+    extra = unrecorded_missing(records, unrecorded)
     try:
         view = latest_attempts(records)
         out.summaries = summarize(view)
     except MixedRunsError as exc:
         out.problem = str(exc)
         view = RunView([], [])
-    out.missing = view.missing + extra
+    lost, out.damaged = damaged_runs(damaged, [r["item"] for r in records] + unrecorded)
+    out.missing = view.missing + extra + lost
     out.runs = len(view.scored)
     if gate.active:
         out.verdict = evaluate(gate, view.scored, out.missing)

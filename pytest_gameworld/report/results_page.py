@@ -16,7 +16,7 @@ from ..catalog.specs import GENRES
 from .outcome import unrecorded_missing
 from ..records.run_record import MixedRunsError, RunView, latest_attempts
 from .aggregate import ModelSummary, summarize, summary_key
-from ..records.run_record import read_results
+from ..records.run_record import damaged_runs, read_results
 from .run_viewer import PAGE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread
 
@@ -284,11 +284,12 @@ def write_results_page(session_dir: Path, catalog_root: Path | None = None, unre
     """Write <session>/index.html (and any run's missing viewer); returns the page's path."""
     from ..catalog.native import default_catalog_dir
 
+    unrecorded = list(unrecorded)
     lines = read_results(session_dir / "results.jsonl")
     records = lines.records
     write_missing_viewers(session_dir, records)
     data = page_data(session_dir.name, records, read_baselines(catalog_root or default_catalog_dir()), unrecorded)
-    data.missing += [f"{d} (record skipped)" for d in lines.damaged]
+    data.missing += damaged_runs(lines.damaged, [r["item"] for r in records] + list(unrecorded))[0]
     path = session_dir / PAGE_NAME
     now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     path.write_text(render(data, now), encoding="utf-8")

@@ -1,7 +1,9 @@
-"""A hanging endpoint cannot hold a session: each step is bounded and the circuit breaker stops the model."""
+"""A hanging agent cannot hold a session: each step is bounded (by the runner, whatever the agent, and by a
+provider's own deadline) and the circuit breaker stops the model."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -9,6 +11,10 @@ import sys
 import time
 from datetime import datetime
 from pathlib import Path
+
+import pytest
+
+from pytest_gameworld.agents import AgentError
 
 KEY_ENV = "GW_HANG_KEY"
 STEP_S, K = 2, 2
@@ -41,3 +47,34 @@ def test_a_hanging_endpoint_ends_the_session_within_the_step_bound_times_k(serve
     print(f"hanging endpoint: runs played in {played:.1f} s, session of 5 runs ended in {elapsed:.1f} s "
           f"(step bound {STEP_S} s x K={K})")
     assert elapsed < STEP_S * K + 150  # pytest, Chromium and the SDK starting up on a shared machine
+
+
+class Silent:
+    """An agent that is not a provider (no deadline of its own) and never answers."""
+
+    interface = "generalist"
+    needs_pixels = False
+
+    async def begin(self, ctx) -> None:
+        pass
+
+    async def act(self, obs):
+        await asyncio.Event().wait()
+
+    async def close(self) -> None:
+        pass
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_the_runner_cuts_an_agent_that_never_answers_at_the_step_limit(catalog, play_task, tmp_path):
+    spec = catalog.resolve_model("noop", {"step_timeout_s": 1}).model_copy(update={"name": "silent"})
+    try:
+        # Without the runner's own limit nothing would end this run: the guard turns that into a failure.
+        await asyncio.wait_for(play_task("01_01", Silent(), model_spec=spec, max_steps=3), 120)
+    except AgentError as exc:
+        assert str(exc) == "no reply within the step limit of 1 s"
+    else:
+        pytest.fail("the run ended without the agent ever answering")
+    record = json.loads((tmp_path / "results.jsonl").read_text())
+    assert record["status"] == "error" and record["error"] == "AgentError: no reply within the step limit of 1 s"
+    assert record["steps"] == 0

@@ -139,7 +139,12 @@ def test_resume_after_sigint_plays_only_unfinished_runs_and_matches_an_uninterru
     assert _table(r.stdout)[2][4] == "5"  # runs: the whole session
 
 
-def test_two_concurrent_sessions_into_one_name_keep_every_line(tmp_path):
+def test_two_concurrent_sessions_into_one_name_keep_every_run_apart(tmp_path):
+    """Two processes playing into one session name: distinct attempt folders, every record, each run counted once.
+
+    Not a test of the file locks (appends this small are whole without them): tests/unit/test_record_files.py
+    holds a line half-written under the lock and shows a read and an append wait for it.
+    """
     args = pytest_cmd("--gw-model", "noop", "-k", "01_01", "--gw-max-steps", "5", "--gw-repeat", "3",
                       "--gw-results", "out", "--gw-session", "shared")
     procs = [subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

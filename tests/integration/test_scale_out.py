@@ -21,8 +21,23 @@ from pytest_gameworld.browser.sandbox import HarnessError, find_browser
 from pytest_gameworld.plugin.options import Settings
 
 SELECT = ["-k", "01_01 or 19_01", "--gw-repeat", "2", "--gw-max-steps", "3", "--gw-model", "random"]
-CHROMIUM = find_browser(None)
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium to hand to the browser server")
+
+
+def _chromium() -> str | None:
+    """A Chromium to hand to the browser server: the system's, else Playwright's own (what ./gw installs)."""
+    found = find_browser(None)
+    if found:
+        return found
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        own = pw.chromium.executable_path
+    return own if Path(own).is_file() else None
+
+
+CHROMIUM = _chromium()
+# Without any Chromium this skips; under CI that fails the run (conftest.py: no skip CI does not expect).
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium to hand to the browser server")
 
 
 class BrowserServer:

@@ -20,6 +20,10 @@ from pytest_gameworld.catalog.loader import load_catalog
 
 CAT = load_catalog()
 N_TASKS = len(CAT.tasks)
+# The measurements every run puts on item.user_properties (junit-xml properties, pytest-html).
+PROPERTIES = {"success", "progress", "score_best", "score_start", "score_target", "steps", "episodes", "invalid_ntc",
+              "invalid_oos", "sec_per_step", "tokens_in", "tokens_out", "tokens_cached", "cost_usd", "stop_reason",
+              "seed", "protocol", "game", "genre", "level", "model", "interface", "task", "repeat", "run_dir"}
 
 
 def run_pytest(*args: str, cwd: Path, timeout: int = 900) -> subprocess.CompletedProcess:
@@ -59,10 +63,33 @@ def test_items_have_natural_ids_and_select_with_k_and_m(project):
     assert k2 == ["puzzle/01-2048/01_03[random]"]
     m = collected(run_pytest("--collect-only", "-q", "--gw-model", "noop", "--strict-markers", "-m",
                              "runner and L2", cwd=project).stdout)
-    assert m and all(i.startswith("runner/") for i in m)
+    assert len(m) == 5 * 8 and all(i.startswith("runner/") for i in m), "the paper's eight runners are all L2"
     g = collected(run_pytest("--collect-only", "-q", "--gw-model", "noop", "-m", "game_minesweeper",
                              cwd=project).stdout)
     assert len(g) == 5 and all("19-minesweeper" in i for i in g)
+
+
+# The paper's curriculum levels (paper-reference.md): level → game numbers.
+PAPER_LEVELS = {1: {5, 8, 27}, 2: {4, 7, 9, 10, 11, 13, 14, 21, 24, 26, 28, 30},
+                3: {2, 3, 6, 15, 17, 22, 23, 25, 31, 33, 34}, 4: {1, 16, 19, 29, 32}, 5: {12, 18, 20}}
+MARKS_CONFTEST = """
+def pytest_collection_finish(session):
+    for item in session.items:
+        print("MARKS", item.nodeid, " ".join(sorted(m.name for m in item.iter_markers())))
+"""
+
+
+def test_each_item_carries_its_games_level_as_in_the_papers_table(project):
+    (project / "conftest.py").write_text(MARKS_CONFTEST)
+    r = run_pytest("--collect-only", "-q", "--gw-model", "noop", cwd=project)
+    marks = {ln.split()[1]: set(ln.split()[2:]) for ln in r.stdout.splitlines() if ln.startswith("MARKS ")}
+    assert len(marks) == N_TASKS, r.stdout[-2000:]
+    for item, names in marks.items():
+        number = int(item.split("/")[1][:2])
+        levels = sorted(n for n in names if n in {f"L{k}" for k in PAPER_LEVELS})
+        assert levels == [f"L{k}" for k, games in PAPER_LEVELS.items() if number in games], (item, names)
+    counts = {k: sum(f"L{k}" in names for names in marks.values()) for k in PAPER_LEVELS}
+    assert counts == {1: 15, 2: 60, 3: 55, 4: 25, 5: 15}
 
 
 def test_limit_plays_the_first_runs_of_the_selection_and_deselects_the_rest(project):
@@ -140,15 +167,21 @@ def test_random_agent_parallel_session_writes_results_and_summary(project):
         row = rows[ln["item"]]
         assert f'<a href="{ln["trajectory"].rsplit("/", 1)[0]}/viewer.html">viewer</a>' in row
         assert ("gw-solved" in row) == ln["success"] and ("gw-unsolved" in row) == (not ln["success"])
+    # junit-xml: every run's measurements as properties of its testcase, as its record has them.
+    cases = ET.parse(project / "junit.xml").getroot().findall(".//testcase")
+    props = [{p.get("name"): p.get("value") for p in c.findall("properties/property")} for c in cases]
+    assert len(props) == len(lines) and all(PROPERTIES <= set(p) for p in props), props[:1]
+    by_task = {p["task"]: p for p in props}
+    for ln in lines:
+        p = by_task[ln["task"]]
+        assert (p["progress"], p["success"], p["steps"], p["seed"]) == (
+            str(ln["progress"]), str(ln["success"]), str(ln["steps"]), str(ln["seed"])), (p, ln)
 
 
 def html_rows(page: str) -> dict[str, str]:
     """pytest-html's rows (its data blob) by test id, each row's cells joined."""
     blob = json.loads(html.unescape(re.search(r'data-jsonblob="([^"]*)"', page).group(1)))
     return {t["testId"]: "".join(t["resultsTableRow"]) for runs in blob["tests"].values() for t in runs}
-    props = ET.parse(project / "junit.xml").getroot().findall(".//testcase/properties/property")
-    names = {p.get("name") for p in props}
-    assert {"success", "progress", "steps", "invalid_ntc", "invalid_oos", "sec_per_step", "seed"} <= names
 
 
 def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):

@@ -2,12 +2,10 @@
 
 import itertools
 import json
-import multiprocessing
 
 import pytest
 
 from pytest_gameworld.report.aggregate import aggregate, format_table
-from pytest_gameworld.records.jsonl import append_jsonl, read_jsonl
 
 
 _tasks = itertools.count()
@@ -55,32 +53,3 @@ def test_table_has_genre_columns_and_a_row_per_model():
     assert lines[0].split()[:4] == ["model", "Puzzle", "Runner", "Overall"]
     assert lines[2].startswith("a (generalist)") and "100.0/100.0" in lines[2]
     assert lines[3].startswith("b (generalist)")
-
-
-def _writer(path, n, tag, midway):
-    # Records of 1 MB: a reader without the lock can catch one half-written.
-    for i in range(n):
-        if i == n // 2:
-            midway.wait(60)  # hold until the reader has read mid-session, however loaded the machine
-        append_jsonl(path, {"tag": tag, "i": i, "pad": str(tag) * 1_000_000})
-
-
-def test_concurrent_appends_and_reads_never_see_a_torn_record(tmp_path):
-    path = tmp_path / "results.jsonl"
-    midway = multiprocessing.Event()
-    procs = [multiprocessing.Process(target=_writer, args=(path, 15, t, midway)) for t in range(3)]
-    for p in procs:
-        p.start()
-    seen_midway = 0
-    while any(p.is_alive() for p in procs):
-        records = read_jsonl(path)  # raises on a partial line
-        for r in records:
-            assert r["pad"] == str(r["tag"]) * 1_000_000
-        if records and not midway.is_set():
-            seen_midway = len(records)
-            midway.set()
-    for p in procs:
-        p.join()
-    lines = read_jsonl(path)
-    assert sorted((r["tag"], r["i"]) for r in lines) == sorted((t, i) for t in range(3) for i in range(15))
-    assert 0 < seen_midway < 45  # the reader did read while records were still being written

@@ -97,35 +97,3 @@ def test_a_listing_piped_into_a_reader_that_has_gone_ends_quietly():
         os.close(write_end)
     assert "Traceback" not in proc.stderr and "BrokenPipeError" not in proc.stderr, proc.stderr
     assert proc.returncode == 141
-
-
-@pytest.mark.parametrize("fault, opens", [("game", 1), ("browser", 2)])
-def test_only_a_browser_that_is_gone_is_renewed_when_a_game_will_not_open(monkeypatch, fault, opens):
-    import asyncio
-
-    from pytest_gameworld.plugin import fixtures
-    from pytest_gameworld.browser.sandbox import BrowserGone, GameSession, HarnessError
-
-    class Browser:
-        def is_connected(self) -> bool:
-            return True
-
-        async def close(self) -> None:
-            pass
-
-    calls: list[object] = []
-
-    async def refuse(browser, *args):
-        calls.append(browser)
-        raise (HarnessError("the page never loaded") if fault == "game" else BrowserGone("no context"))
-
-    async def fresh(*args):
-        return Browser()
-
-    monkeypatch.setattr(GameSession, "open", refuse)
-    monkeypatch.setattr(fixtures, "launch_browser", fresh)
-    host = fixtures.BrowserHost.__new__(fixtures.BrowserHost)
-    host.playwright, host.settings, host.endpoint, host.executable, host.browser = None, SimpleNamespace(headed=False), None, None, None
-    with pytest.raises(HarnessError):
-        asyncio.run(host.open(None, None, 0))
-    assert len(calls) == opens and len(set(map(id, calls))) == opens  # a retry runs on a new browser
