@@ -178,12 +178,14 @@ class GameSession:
 
     @classmethod
     async def open(cls, browser: Any, files: GameFiles, game: GameSpec, seed: int,
-                   url_suffix: str | None = None, limits: PageLimits | None = None) -> "GameSession":
-        """A fresh page of the game; a task's URL suffix (levels, options) is appended as upstream does."""
+                   url_suffix: str | None = None, limits: PageLimits | None = None,
+                   local_proxy: bool = True) -> "GameSession":
+        """A fresh page of the game; a task's URL suffix (levels, options) is appended as upstream does.
+        local_proxy: the browser can reach this host's loopback (seal_proxy.reaches_harness)."""
         vp = game.viewport
         limits = limits or PageLimits()
         blocked: list[str] = []
-        proxy = await SealProxy(files, blocked).start()
+        proxy = await SealProxy(files, blocked).start() if local_proxy else None
 
         def gone() -> HarnessError:
             return BrowserGone(f"{game.id}: could not open a browser context: no answer within "
@@ -194,7 +196,8 @@ class GameSession:
                                                         device_scale_factor=1, proxy=proxy_option(proxy),
                                                         **CONTEXT_OPTIONS), limits.timeout_s, gone)
         except Exception as exc:  # a browser that died (or whose server went away) since the last run
-            await proxy.close()
+            if proxy is not None:
+                await proxy.close()
             if isinstance(exc, BrowserGone):
                 raise
             raise BrowserGone(f"{game.id}: could not open a browser context: {str(exc).splitlines()[0]}") from exc

@@ -9,7 +9,9 @@ worker's script loads like any other file), everything else is refused with 403 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from typing import Any
+from urllib.parse import urlsplit
 
 from .game_origin import GameFiles
 
@@ -72,6 +74,22 @@ def _response(status: int, content_type: str, length: int) -> bytes:
             "Cache-Control: no-store\r\nConnection: close\r\n\r\n").encode("latin-1")
 
 
-def proxy_option(proxy: SealProxy) -> dict[str, Any]:
+# For a browser on another host (a browser server), which cannot reach the harness's proxy: an address that
+# refuses every connection there, so what the route misses is refused (not logged) and never reaches out.
+REFUSING_PROXY = "http://127.0.0.1:1"
+
+
+def proxy_option(proxy: SealProxy | None) -> dict[str, Any]:
     """The context option that sends everything the route misses, loopback included, to the proxy."""
-    return {"server": proxy.server}
+    return {"server": proxy.server if proxy is not None else REFUSING_PROXY}
+
+
+def reaches_harness(endpoint: str | None) -> bool:
+    """Whether a browser (local, or on a browser server at this endpoint) can reach the harness's loopback."""
+    if endpoint is None:
+        return True
+    host = urlsplit(endpoint).hostname or ""
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

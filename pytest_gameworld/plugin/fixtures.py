@@ -18,6 +18,7 @@ from ..catalog.loader import load_catalog
 from ..play.runner import RunConfig, seat_agents
 from ..browser.game_origin import GameFiles
 from ..browser.remote import BrowserUnreachable, connect_browser, pick_endpoint
+from ..browser.seal_proxy import reaches_harness
 from ..browser.processes import LAUNCHED, browser_groups, kill_groups, launched
 from ..browser.sandbox import BrowserGone, GameSession, HarnessError, PageLimits, find_browser, launch_browser
 from .options import Settings
@@ -37,6 +38,7 @@ class BrowserHost:
         self.browser: Any = None
         self.limits = PageLimits(settings.page_timeout, settings.max_state_bytes)
         self.groups: set[int] = set()  # the process groups of the browser launched here (killed if it hangs)
+        self.local_proxy = reaches_harness(self.endpoint)
 
     async def get(self) -> Any:
         if self.browser is None or not self.browser.is_connected():
@@ -52,7 +54,8 @@ class BrowserHost:
     async def open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None = None) -> GameSession:
         """A game page; a browser found dead on the way (crashed, or its server gone) is renewed once."""
         try:
-            return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits)
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits,
+                                          self.local_proxy)
         except BrowserUnreachable:
             raise
         except HarnessError as exc:
@@ -60,7 +63,8 @@ class BrowserHost:
                 raise  # the game's own fault (e.g. it never loads): a fresh browser would only wait for it again
             # The disconnect may not have been noticed yet: drop the browser and try once on a fresh one.
             await self.close()
-            return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits)
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits,
+                                          self.local_proxy)
 
     async def release(self, session: GameSession) -> None:
         """Close a run's page; when even that hangs (a renderer or browser that stopped answering), the
