@@ -182,7 +182,7 @@ PROGRESS_MODES = ("auto", "live", "plain", "off")
 
 def _positive(name: str, value: Any) -> float:
     if not float(value) > 0:
-        raise ValueError(f"--gw-{name} must be greater than 0, got {value}")
+        raise ValueError(f"--gw-{name} must be greater than 0, got {float(value):g}")
     return float(value)
 
 

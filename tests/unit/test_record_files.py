@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import json
 import threading
@@ -135,3 +136,41 @@ def test_a_damaged_line_counts_as_missing_unless_its_run_is_recorded_again():
                        "r.jsonl:4: not JSON (record skipped)"] and notes == []
     missing, notes = damaged_runs([cut, cut], accounted=["puzzle/01-2048/01_03[noop]"])
     assert missing == [] and len(notes) == 2 and notes[0].endswith("; the run is recorded again")
+
+
+def test_merge_a_baseline_and_a_replay_refuse_a_damaged_file_in_one_line(tmp_path):
+    from pytest_gameworld.agents.base import AgentError, RunContext
+    from pytest_gameworld.agents.builtin import ReplayAgent
+    from pytest_gameworld.records.merge import Source
+    from pytest_gameworld.report.outcome import build_gate
+
+    session = tmp_path / "s"
+    session.mkdir()
+    (session / "results.jsonl").write_text(json.dumps(real_record()) + "\n[]\n")
+    where = f"{session / 'results.jsonl'}:2: an array, not a JSON object"
+    with pytest.raises(ValueError) as merged:
+        Source.load(session)
+    assert str(merged.value) == f"{where}; repair or remove it before merging"
+    with pytest.raises(ValueError) as baseline:
+        build_gate([], session, None, False, 0)
+    assert str(baseline.value) == f"baseline {where}; repair or remove the line"
+    steps = tmp_path / "steps.jsonl"
+    steps.write_text('{"event": "start"}\n{"event": "step", "st')
+    task = CAT.tasks[0]
+    ctx = RunContext(CAT.games[task.game], task, "player", CAT.games[task.game].roles["player"],
+                     CAT.resolve_model("replay"), 1, None, None)
+    with pytest.raises(AgentError) as replay:
+        asyncio.run(ReplayAgent(str(steps)).begin(ctx))
+    assert str(replay.value) == (f"cannot replay trajectory: {steps}:2: not JSON: Unterminated string starting at "
+                                 "(column 19) (cut short: the file ends inside this line)")
+
+
+def test_the_page_bounds_must_be_positive(pytester: pytest.Pytester):
+    from pytest_gameworld.plugin.options import Settings
+
+    settings = Settings.from_config(pytester.parseconfig("--gw-page-timeout", "2.5", "--gw-max-state-bytes", "4096"))
+    assert (settings.page_timeout, settings.max_state_bytes) == (2.5, 4096)
+    assert (Settings().page_timeout, Settings().max_state_bytes) == (30.0, 1_000_000)
+    for option in ("--gw-page-timeout", "--gw-max-state-bytes"):
+        with pytest.raises(ValueError, match=f"^{option} must be greater than 0, got 0$"):
+            Settings.from_config(pytester.parseconfig(option, "0"))
