@@ -63,14 +63,6 @@ def kill_groups(groups: Iterable[int], sig: int = signal.SIGKILL) -> None:
             pass  # already gone, or not ours
 
 
-def kill(pids: Iterable[int], sig: int = signal.SIGKILL) -> None:
-    for pid in pids:
-        try:
-            os.kill(pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass  # already gone, or not ours
-
-
 def launched(before: set[int]) -> set[int]:
     """The browser groups that appeared since ``before`` (browser_groups() before a launch); remembered
     in LAUNCHED until closed, so kill_launched() can end them should this process be stopped."""

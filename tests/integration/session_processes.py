@@ -14,6 +14,20 @@ import uuid
 from pathlib import Path
 
 
+def stat(pid: int) -> list[str] | None:
+    """A process's /proc stat fields after its name: state, parent, process group, session, ...; None when gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rfind(")") + 2:].split()  # the name may hold spaces and parentheses
+
+
+def alive(pid: int) -> bool:
+    fields = stat(pid)
+    return fields is not None and fields[0] != "Z"  # a zombie is dead, only not yet reaped
+
+
 class SessionProcesses:
     def __init__(self) -> None:
         self.marker = f"GW_TEST_SESSION={uuid.uuid4().hex}".encode()
@@ -25,40 +39,28 @@ class SessionProcesses:
 
     def find(self) -> dict[int, str]:
         """pid → command line of every live process of the session (zombies left out)."""
-        table: dict[int, tuple[int, str]] = {}
+        found: dict[int, str] = {}
         for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
+            fields = stat(int(entry.name)) if entry.name.isdigit() else None
+            if fields is None or fields[0] == "Z":
                 continue
+            pid, sid = int(entry.name), int(fields[3])
             try:
-                stat = (entry / "stat").read_text()
-                fields = stat[stat.rfind(")") + 2:].split()
-                state, sid = fields[0], int(fields[3])
-                if state == "Z":
-                    continue
+                marked = self.marker in (entry / "environ").read_bytes()
+            except OSError:
+                marked = False
+            if marked and sid == pid:
+                self.browser_sessions.add(sid)
+            if marked or sid in self.browser_sessions:
                 try:
-                    marked = self.marker in (entry / "environ").read_bytes()
+                    found[pid] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
                 except OSError:
-                    marked = False
-                pid = int(entry.name)
-                if marked and sid == pid:
-                    self.browser_sessions.add(sid)
-                if marked or sid in self.browser_sessions:
-                    cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-                    table[pid] = (sid, cmd.strip())
-            except (OSError, ValueError, IndexError):
-                continue  # it ended while we looked
-        return {pid: cmd for pid, (_, cmd) in table.items()}
+                    continue  # it ended while we looked
+        return found
 
     def below(self, root: int) -> set[int]:
         """The session's processes below root (its workers, drivers, browsers)."""
-        procs = self.find()
-        parent = {}
-        for pid in procs:
-            try:
-                stat = Path(f"/proc/{pid}/stat").read_text()
-                parent[pid] = int(stat[stat.rfind(")") + 2:].split()[1])
-            except (OSError, ValueError):
-                continue
+        parent = {pid: int(f[1]) for pid in self.find() if (f := stat(pid))}
         found, todo = set(), [root]
         while todo:
             p = todo.pop()
@@ -66,17 +68,9 @@ class SessionProcesses:
             found.update(kids)
             todo.extend(kids)
         # A browser's helpers hang below it; one whose parent is gone still shares its session.
-        sessions = {c for c in found if c in self.browser_sessions}
-        found.update(c for c in procs if self._sid(c) in sessions)
+        sessions = found & self.browser_sessions
+        found.update(c for c in parent if (f := stat(c)) and int(f[3]) in sessions)
         return found
-
-    @staticmethod
-    def _sid(pid: int) -> int | None:
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-            return int(stat[stat.rfind(")") + 2:].split()[3])
-        except (OSError, ValueError):
-            return None
 
     def browsers(self) -> dict[int, str]:
         return {p: c for p, c in self.find().items() if "chrom" in c}

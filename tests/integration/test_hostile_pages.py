@@ -21,7 +21,7 @@ import pytest
 
 from hostile_pages import build_catalog, game_id, task_id
 from loopback import Listener
-from session_processes import SessionProcesses
+from session_processes import SessionProcesses, alive, stat
 
 from pytest_gameworld.agents import make_agent
 from pytest_gameworld.browser.game_origin import GameFiles
@@ -140,26 +140,12 @@ def _wait_group_gone(group: int, timeout_s: float = 30.0) -> bool:
     """Wait until no live process is left in a process group (the kernel takes a moment to end them)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        if all(_gone(int(p.name)) for p in Path("/proc").iterdir() if p.name.isdigit() and _group(int(p.name)) == group):
+        members = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()
+                   and (f := stat(int(p.name))) and int(f[2]) == group]
+        if not any(alive(p) for p in members):
             return True
         time.sleep(0.2)
     return False
-
-
-def _group(pid: int) -> int | None:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        return int(stat[stat.rfind(")") + 2:].split()[2])
-    except (OSError, ValueError):
-        return None
-
-
-def _gone(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return True
-    return stat[stat.rfind(")") + 2:].split()[0] == "Z"  # killed, not yet reaped
 
 
 @ASYNC
@@ -234,7 +220,7 @@ def test_signals_to_a_worker_and_the_controller_leave_no_process_behind(tmp_path
         time.sleep(3)
         workers = sorted(p for p in procs.below(controller.pid)
                          if "python" in procs.find().get(p, "") and p != controller.pid
-                         and _parent(p) == controller.pid)
+                         and (f := stat(p)) is not None and int(f[1]) == controller.pid)
         assert len(workers) == 2, procs.find()
         worker = workers[0]
         its_own = procs.below(worker)  # its Playwright driver and browser
@@ -253,11 +239,3 @@ def test_signals_to_a_worker_and_the_controller_leave_no_process_behind(tmp_path
             controller.kill()
             controller.communicate()
         procs.kill_all()
-
-
-def _parent(pid: int) -> int | None:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        return int(stat[stat.rfind(")") + 2:].split()[1])
-    except (OSError, ValueError):
-        return None
