@@ -64,6 +64,9 @@ def test_items_have_natural_ids_and_select_with_k_and_m(project):
     m = collected(run_pytest("--collect-only", "-q", "--gw-model", "noop", "--strict-markers", "-m",
                              "runner and L2", cwd=project).stdout)
     assert len(m) == 5 * 8 and all(i.startswith("runner/") for i in m), "the paper's eight runners are all L2"
+    l2 = collected(run_pytest("--collect-only", "-q", "--gw-model", "noop", "--strict-markers", "-m", "L2",
+                              cwd=project).stdout)
+    assert len(l2) == 5 * len(PAPER_LEVELS[2]), "-m L2 selects the tasks of the paper's L2 games, no others"
     g = collected(run_pytest("--collect-only", "-q", "--gw-model", "noop", "-m", "game_minesweeper",
                              cwd=project).stdout)
     assert len(g) == 5 and all("19-minesweeper" in i for i in g)
