@@ -111,7 +111,8 @@ async def test_a_browser_that_stops_answering_is_killed_and_the_next_run_gets_a_
 
 @ASYNC
 async def test_only_a_browser_that_is_gone_is_renewed(hostile, tmp_path):
-    """A browser closed mid-session is replaced for the next run; a game that will not open is not retried."""
+    """A browser closed mid-session, or one that stopped answering, is replaced for the next run; a game that
+    will not open is not retried on a fresh browser."""
     from playwright.async_api import async_playwright
 
     files = GameFiles(hostile.games_dir)
@@ -129,9 +130,17 @@ async def test_only_a_browser_that_is_gone_is_renewed(hostile, tmp_path):
             assert not isinstance(after, Exception) and after.status == "ok", after
             second = host.browser
             assert second is not first and second.is_connected()
+            # A browser that stopped answering still looks connected: opening the next game finds it gone.
+            stopped = next(iter(host.groups))
+            os.killpg(stopped, signal.SIGSTOP)
+            again = await host.open(files, hostile.games["01-2048"], 5)
+            assert host.browser is not second and (await again.init({"seed": 5}))["status"] == "playing"
+            await host.release(again)
+            assert _wait_group_gone(stopped), "the browser that stopped answering was killed"
+            third = host.browser
             with pytest.raises(PageUnresponsive, match=f"{game_id('load-loop')}: page unresponsive during load"):
                 await host.open(files, hostile.games[game_id("load-loop")], 5)
-            assert host.browser is second, "the game's own fault: its browser is kept"
+            assert host.browser is third, "the game's own fault: its browser is kept"
         finally:
             await host.close()
 
