@@ -279,8 +279,9 @@ def write_viewer(run_dir: Path) -> Path:
     frames = _frames(run_dir, lines)
     data = viewer_data(lines, frames)
     if read.damaged:  # the readable prefix is shown; the note says where the file breaks
-        data["damaged"] = (f"This trajectory is damaged: {read.damaged[0]}. Shown: the {len(lines)} line(s) "
-                           "before it.")
+        first = read.damaged[0]
+        data["damaged"] = (f"This trajectory is damaged: {first.path.name}:{first.line}: {first.why}. Shown: the "
+                           f"{len(lines)} line(s) before it.")
     steps = data["steps"]
     chart_svg = ""
     if charts.available() and steps:

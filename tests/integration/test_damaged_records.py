@@ -112,7 +112,7 @@ def test_a_cut_trajectory_gets_a_viewer_of_its_readable_part_with_a_note(played,
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     viewer = steps.parent / "viewer.html"
     text = viewer.read_text()
-    assert f"This trajectory is damaged: {steps}:3: not JSON" in text and "Shown: the 2 line(s) before it." in text
+    assert "This trajectory is damaged: steps.jsonl:3: not JSON" in text and "Shown: the 2 line(s) before it." in text
     assert '"step": 0' in text or '"step":0' in text, "the readable step is shown"
     page = (session / "index.html").read_text()
     assert f'{first["trajectory"].rsplit("/", 1)[0]}/viewer.html' in page, "the results page links the viewer"
