@@ -284,8 +284,8 @@ class GameSession:
         and initialised again. How it happened is appended to ``resets``."""
         try:
             # The marker tells the old document from the new one should the page reload itself.
-            answer = await self._call("reset", self.page.evaluate("async (o) => { window.__gwOldDocument = true; "
-                                                                  "return await window.gameAPI.reset(o); }", options or {}))
+            answer = await self._call("reset", self.page.evaluate(
+                "async (o) => { window.__gwOldDocument = true; return await window.gameAPI.reset(o); }", options or {}))
         except HarnessError:
             raise
         except Exception as exc:

@@ -228,8 +228,9 @@ padding:6px 8px;border-radius:4px;max-height:260px;overflow:auto;margin:4px 0;fo
 summary{cursor:pointer;color:#445}.controls{display:flex;gap:10px;align-items:center;margin:12px 0}
 .controls input{flex:1}.chartbox{position:relative;background:#fff;border:1px solid #e2e5ea;border-radius:8px}
 #marker{position:absolute;top:5%;bottom:19%;width:2px;background:#1d2433;opacity:.75;pointer-events:none}
-svg.chart{width:100%;height:auto;display:block}.damaged{background:#fdecec;color:#b3261e;padding:6px 10px;border-radius:4px}.note{padding:40px 10px;text-align:center;color:#667;
+svg.chart{width:100%;height:auto;display:block}.note{padding:40px 10px;text-align:center;color:#667;
 background:#eef0f4;border-radius:4px}button.ep{margin:6px 6px 0 0}.caption{font-size:12px;margin:4px 0 0}#episodes{margin-top:6px}
+.damaged{background:#fdecec;color:#b3261e;padding:6px 10px;border-radius:4px}
 """
 
 
