@@ -1,11 +1,13 @@
 """The network seal around a game page: only the games' origin is reachable; every other attempt is logged.
 
 HTTP(S) requests are answered or refused by the context's route (sandbox.GameSession._route); this module
-adds what a route does not see: WebSockets, WebRTC, popups, service workers, link hints, file:// loads.
+adds what a route does not see: WebSockets, WebRTC, popups, service workers, link hints, file:// loads,
+WebTransport (the context's proxy, seal_proxy.py, refuses it: QUIC does not go through an HTTP proxy).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 # WebRTC may not send UDP except through a proxy (there is none), so no STUN/ICE packet leaves.
@@ -16,7 +18,12 @@ SEAL_FLAGS = [
 ]
 CONTEXT_OPTIONS: dict[str, Any] = {"service_workers": "block", "accept_downloads": False}
 BINDING = "__gwBlocked"
-_LOCAL_RESOURCE = "Not allowed to load local resource: "
+# What Chromium itself writes on the console (page scripts cannot silence it) when it refuses a channel the
+# route never sees; dedicated workers' console reaches the page's too. (pattern, blocked-log prefix)
+_CONSOLE_REFUSALS = [
+    (re.compile(r"Not allowed to load local resource: (\S+)"), "file"),
+    (re.compile(r"Failed to establish a connection to (\S+): net::ERR_"), "webtransport"),
+]
 
 # Runs before any page script in every frame. The APIs that open channels a route cannot see are
 # replaced by stubs that report the attempt and fail; link hints to other origins are removed.
@@ -80,7 +87,7 @@ async def seal(context: Any, page: Any, blocked: list[str]) -> None:
 
     await context.route_web_socket(lambda _url: True, websocket)
     context.on("page", _close_popup(page, blocked))
-    page.on("console", _local_resource(blocked))
+    page.on("console", _console_refusals(blocked))
     page.on("download", lambda d: blocked.append(f"download {d.url}"))
 
 
@@ -93,12 +100,15 @@ def _close_popup(page: Any, blocked: list[str]) -> Callable[[Any], Any]:
     return close
 
 
-def _local_resource(blocked: list[str]) -> Callable[[Any], None]:
-    """Chromium refuses file:// from a web page itself and says so on the console: that is our log line."""
+def _console_refusals(blocked: list[str]) -> Callable[[Any], None]:
+    """Chromium names some refusals only on the console (file://, WebTransport): those are our log lines."""
 
     def seen(msg: Any) -> None:
-        text = msg.text
-        if msg.type == "error" and text.startswith(_LOCAL_RESOURCE):
-            blocked.append(f"file {text[len(_LOCAL_RESOURCE):].strip()}")
+        if msg.type != "error":
+            return
+        for pattern, what in _CONSOLE_REFUSALS:
+            found = pattern.match(msg.text)
+            if found:
+                blocked.append(f"{what} {found.group(1).rstrip('.')}")
 
     return seen
