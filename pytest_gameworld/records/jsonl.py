@@ -71,7 +71,3 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
             fcntl.flock(fh, fcntl.LOCK_UN)
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
-
-def session_spend(path: Path) -> float:
-    """Model spend so far in a session's results (all workers)."""
-    return sum(float(r.get("cost_usd", 0.0)) for r in read_jsonl(path))

@@ -1,4 +1,4 @@
-"""A session's outcome: each run once, the missing ones, and the gate's verdict."""
+"""A session's outcome: each run once, the missing ones (planned runs never played included), and the gate's verdict."""
 
 from __future__ import annotations
 
@@ -7,10 +7,14 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .gate import GateConfig, Verdict, evaluate, parse_gate
-from ..records.run_record import MixedRunsError, RunView, latest_attempts
-from ..records.sessions import load_results
+from ..records.comparability import session_deviations
+from ..records.run_record import NOT_PLAYED, MixedRunsError, RunView, latest_attempts
+from ..records.sessions import load_results, unrecorded_runs
 from .aggregate import ModelSummary, summarize
 
+# Why a run was held back (a not-played record's stop_reason), as the summary names it.
+HELD_BACK = {"circuit_breaker": "circuit breaker", "max_cost": "--gw-max-cost reached"}
+NEVER_STARTED = "never started"
 
 
 def build_gate(exprs: Iterable[str], baseline: Path | None, max_drop: float | None, strict: bool,
@@ -35,6 +39,13 @@ class Outcome:
     problem: str | None = None
     verdict: Verdict | None = None
     runs: int = 0
+    not_played: dict[str, list[str]] = field(default_factory=dict)  # why → planned runs never played
+    view: RunView = field(default_factory=lambda: RunView([], []))  # each run once (empty when refused)
+    deviations: list[str] = field(default_factory=list)  # how the session differs from the standard protocol
+
+    def not_played_lines(self) -> list[str]:
+        """`N planned run(s) not played (why)`, one line per reason."""
+        return [f"{len(items)} planned run(s) not played ({why})" for why, items in self.not_played.items()]
 
 
 def unrecorded_missing(records: Iterable[dict[str, Any]], unrecorded: Iterable[str]) -> list[str]:
@@ -43,8 +54,27 @@ def unrecorded_missing(records: Iterable[dict[str, Any]], unrecorded: Iterable[s
     return [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
 
 
-def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig) -> Outcome:
-    """Aggregate a session (each run once) and judge it; items that failed without a record count as missing."""
+def not_played(view: RunView, plan: dict[str, Any] | None, records: list[dict[str, Any]], failed: Iterable[str],
+               unstarted: str = NEVER_STARTED) -> tuple[dict[str, list[str]], list[str]]:
+    """(why → items) of runs never played, and the missing lines of planned runs no record names."""
+    groups: dict[str, list[str]] = {}
+    for rec in view.unscored:
+        if rec.get("status") == NOT_PLAYED:
+            groups.setdefault(HELD_BACK.get(rec.get("stop_reason") or "", "held back"), []).append(rec["item"])
+    failed = set(failed)
+    lines = []
+    for run in unrecorded_runs(plan, records):
+        if run["item"] not in failed:  # a failed item without a record is listed as "did not run to the end"
+            groups.setdefault(unstarted, []).append(run["item"])
+            lines.append(f"{run['item']}: not played ({unstarted})")
+    return groups, lines
+
+
+def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig,
+            plan: dict[str, Any] | None = None, unstarted: str = NEVER_STARTED) -> Outcome:
+    """Aggregate a session (each run once) and judge it against its plan: items that failed without a record
+    and planned runs that were never played count as missing."""
+    unrecorded = list(unrecorded)
     out = Outcome()
     extra = unrecorded_missing(records, unrecorded)
     try:
@@ -53,8 +83,11 @@ def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: Gate
     except MixedRunsError as exc:
         out.problem = str(exc)
         view = RunView([], [])
-    out.missing = view.missing + extra
+    out.view = view
+    out.not_played, never = not_played(view, plan, records, unrecorded, unstarted)
+    out.missing = view.missing + extra + never
     out.runs = len(view.scored)
+    out.deviations = session_deviations(plan, records)
     if gate.active:
         out.verdict = evaluate(gate, view.scored, out.missing)
         if out.problem:

@@ -154,4 +154,4 @@ def test_four_shards_merged_equal_the_unsharded_session_and_a_missing_shard_fail
     assert "1 gap(s)" in m3.stdout and "gap: shard 3/4 was not merged" in m3.stdout
     gate = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "report", "merged3", "--gate", "sr>=0"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert gate.returncode == 1 and "GameWorld gate: FAIL (1 missing run(s) > 0 allowed)" in gate.stdout
+    assert gate.returncode == 1 and "GameWorld gate: FAIL (1 missing run(s) > 0 allowed: " in gate.stdout
