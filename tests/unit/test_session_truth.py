@@ -56,6 +56,8 @@ def test_a_run_is_held_back_by_the_cost_limit_or_the_breaker_with_why():
     kind, why = hold_reason([rec(status="error", error=DOWN)] * 2, "m", settings, "now")
     assert kind == "circuit_breaker" and why.endswith(DOWN)
     assert hold_reason([rec(status="error", error=DOWN)] * 2, "m", Settings(max_consecutive_faults=0), "now") is None
+    outage = [rec(status="error", error=DOWN, invocation="before")] * 2
+    assert hold_reason(outage, "m", settings, "now") is None, "the outage of an earlier pass holds nothing back now"
 
 
 def test_planned_runs_not_played_are_missing_with_why_and_fail_the_gate():
