@@ -189,11 +189,21 @@ def _snapshot(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    from .catalog.keywords import KeywordError, compile_keywords
     from .records.baselines import FILE_NAME
-    from .records.calibrate import CalibrateConfig, calibrate, default_target
+    from .records.calibrate import CalibrateConfig, NothingPlayed, calibrate, default_target
     from .catalog.specs import CatalogError
     from .catalog.native import default_catalog_dir
 
+    try:
+        compile_keywords(args.select)
+        problem = ("--repeat must be at least 1" if args.repeat < 1 else
+                   "-n must be at least 0" if args.workers < 0 else None)
+    except KeywordError as exc:
+        problem = str(exc)
+    if problem:
+        print(f"gameworld calibrate: {problem}", file=sys.stderr)
+        return USAGE_ERROR
     try:
         catalog = args.catalog or default_catalog_dir()
     except CatalogError as exc:
@@ -201,7 +211,11 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 2
     target = args.out or default_target(catalog, args.catalog is not None, Path(__file__).parent, Path.cwd())
     cfg = CalibrateConfig(catalog, target, args.repeat, args.workers, args.select, args.seed, args.keep)
-    result, wall = calibrate(cfg)
+    try:
+        result, wall = calibrate(cfg)
+    except NothingPlayed as exc:
+        print(f"gameworld calibrate: {exc}", file=sys.stderr)
+        return 1
     faults = sum(b.random.faults + b.oracle.faults for b in result.tasks.values())
     print(f"{cfg.target}: {len(result.tasks)} tasks, catalog version {result.catalog_version}, "
           f"{len(result.floors)} floor task(s) (random solves more often than not): {', '.join(result.floors) or '-'}"

@@ -13,6 +13,7 @@ import re
 from typing import Callable, Iterable
 
 Matcher = Callable[[Iterable[str]], bool]
+_Test = Callable[[list[str]], bool]  # a parsed part, over a row's lower-cased names
 _TOKEN = re.compile(r"\s*(?:(\()|(\))|([\w:+\-.\[\]\\/]+)|(\S))")
 _WORDS = ("and", "or", "not")
 
@@ -44,21 +45,22 @@ class _Parser:
         self.pos += 1
         return token
 
-    def expr(self) -> Callable[[list[str]], bool]:
-        parts = [self.and_expr()]
-        while self.peek() == "or":
-            self.take()
-            parts.append(self.and_expr())
-        return parts[0] if len(parts) == 1 else (lambda names: any(p(names) for p in parts))
+    def expr(self) -> _Test:
+        return self._joined("or", self.and_expr, any)
 
-    def and_expr(self) -> Callable[[list[str]], bool]:
-        parts = [self.not_expr()]
-        while self.peek() == "and":
-            self.take()
-            parts.append(self.not_expr())
-        return parts[0] if len(parts) == 1 else (lambda names: all(p(names) for p in parts))
+    def and_expr(self) -> _Test:
+        return self._joined("and", self.not_expr, all)
 
-    def not_expr(self) -> Callable[[list[str]], bool]:
+    def _joined(self, word: str, part: Callable[[], _Test],
+                combine: Callable[[Iterable[bool]], bool]) -> _Test:
+        """``part (word part)*``, its values combined by ``any`` (or) or ``all`` (and)."""
+        parts = [part()]
+        while self.peek() == word:
+            self.take()
+            parts.append(part())
+        return parts[0] if len(parts) == 1 else (lambda names: combine(p(names) for p in parts))
+
+    def not_expr(self) -> _Test:
         token = self.take()
         if token == "not":
             inner = self.not_expr()

@@ -29,6 +29,10 @@ def default_target(catalog: Path, named: bool, package: Path, cwd: Path) -> Path
     return catalog / baselines.FILE_NAME if named or not inside_package else cwd / PROJECT_FILE
 
 
+class NothingPlayed(RuntimeError):
+    """Neither session recorded a run: no file is written (a -k subset would only copy the old one)."""
+
+
 @dataclass
 class CalibrateConfig:
     catalog: Path
@@ -71,6 +75,9 @@ def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:
         rnd = _session(cfg, "random", cfg.repeat, results)
         orc = _session(cfg, "oracle", 1, results)
     wall = time.perf_counter() - started
+    if not rnd and not orc:
+        raise NothingPlayed(f"no run was played ({f'-k {cfg.select!r} selects no task, or ' if cfg.select else ''}"
+                            f"the sessions did not start: see their output above); {cfg.target} is unchanged")
     made = {"command": "gameworld calibrate", "random_repeats": cfg.repeat, "oracle_repeats": 1, "seed": cfg.seed,
             "select": cfg.select, "workers": cfg.workers, "wall_s": round(wall, 1),
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "versions": versions()}

@@ -134,6 +134,9 @@ def test_a_gone_endpoint_stops_the_session_after_one_run_with_one_line(tmp_path)
     interrupted = [ln for ln in r.stdout.splitlines() if "Interrupted:" in ln]
     assert len(interrupted) == 1 and f"browser endpoint {endpoint} unreachable" in interrupted[0], r.stdout[-3000:]
     assert "1 error" in r.stdout and "passed" not in r.stdout
+    # the runs it never started are missing too, with why
+    assert f"3 planned run(s) not played (the session stopped: browser endpoint {endpoint} unreachable" in r.stdout
+    assert "missing runs (not scored, re-run with --lf): 4" in r.stdout
 
 
 def merge(*args: str, cwd: Path) -> subprocess.CompletedProcess:

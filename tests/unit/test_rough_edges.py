@@ -171,3 +171,17 @@ def test_list_refuses_unknown_filters_in_one_line_with_exit_4(capsys, argv, mess
     assert main(argv) == 4
     out, err = capsys.readouterr()
     assert out == "" and err.splitlines() == [message]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["calibrate", "-k", "wordle or"], "gameworld calibrate: -k 'wordle or': the expression ends too early"),
+    (["calibrate", "--repeat", "0"], "gameworld calibrate: --repeat must be at least 1"),
+    (["calibrate", "-n", "-1"], "gameworld calibrate: -n must be at least 0"),
+])
+def test_calibrate_refuses_a_bad_expression_or_count_before_playing(tmp_path, monkeypatch, capsys, argv, message):
+    from pytest_gameworld.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main([*argv, "--out", "b.json"]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [message] and not list(tmp_path.iterdir())
