@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+USAGE_ERROR = 4  # pytest's exit status for a usage error: a mistake found before anything is played
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -16,7 +17,11 @@ def _validate(args: argparse.Namespace) -> int:
     if args.catalog and args.catalog_opt and args.catalog != args.catalog_opt:
         print("gameworld validate: name the catalog once (a path or --catalog)", file=sys.stderr)
         return 2
-    catalog, problems = asyncio.run(validate(args.catalog or args.catalog_opt, args.browser_path, not args.no_browser))
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    catalog, problems = asyncio.run(validate(args.catalog or args.catalog_opt, args.browser_path, not args.no_browser,
+                                             progress))
     for p in problems:
         print(p, file=sys.stderr)
     if catalog is not None:
@@ -47,7 +52,7 @@ def _report(args: argparse.Namespace) -> int:
     from .report.gate import format_comparison
     from .report.aggregate import format_table
     from .report.outcome import build_gate, outcome
-    from .records.sessions import load_results
+    from .records.sessions import load_results, read_plan, session_folder
 
     try:
         gate = build_gate(args.gate, args.baseline, args.max_drop, args.max_drop_strict, args.allow_missing)
@@ -61,17 +66,20 @@ def _report(args: argparse.Namespace) -> int:
     out_json, out_csv, text = [], [], []
     for path, lines in sessions:
         name = path.resolve().name
-        res = outcome(lines.records, [], gate, lines.damaged)
+        res = outcome(lines.records, [], gate, read_plan(session_folder(path)), damaged=lines.damaged)
+        if res.deviations:
+            text.append(f"{name}: non-standard session: {'; '.join(res.deviations)}")
         if res.problem:
             print(f"{path}: {res.problem}", file=sys.stderr)
             status = max(status, 2)
         table.update({f"{name}/{k}" if several else k: v for k, v in res.summaries.items()})
         out_csv += summary_formats.csv_rows(name, res.summaries)
         out_json.append({"session": name, "path": str(path), "models": [summary_formats.summary_json(s) for s in
-                         res.summaries.values()], "missing": res.missing, "problem": res.problem,
+                         res.summaries.values()], "missing": res.missing, "not_played": res.not_played,
+                         "deviations": res.deviations, "problem": res.problem,
                          "gate": res.verdict.to_json(gate) if res.verdict else None})
-        text += [f"{name}: missing runs (not scored): {len(res.missing)}", *(f"  {m}" for m in res.missing)] \
-            if res.missing else []
+        text += [f"{name}: missing runs (not scored): {len(res.missing)}", *res.not_played_lines(),
+                 *(f"  {m}" for m in res.missing)] if res.missing else []
         text += [f"{name}: damaged line skipped: {note}" for note in res.damaged]
         if res.verdict is not None:
             if res.verdict.comparison is not None:
@@ -82,8 +90,8 @@ def _report(args: argparse.Namespace) -> int:
         from .report.results_page import write_results_page
 
         for path, _ in sessions:
-            folder = path if path.is_dir() else path.parent
-            print(f"results page: {write_results_page(folder.resolve(), args.catalog)}", file=sys.stderr)
+            page = write_results_page(session_folder(path).resolve(), args.catalog, baselines=args.baselines)
+            print(f"results page: {page}", file=sys.stderr)
     if args.format == "json":
         print(summary_formats.to_json(out_json))
     elif args.format == "csv":
@@ -135,16 +143,25 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
+    from .catalog.keywords import KeywordError, compile_keywords
     from .catalog.specs import CatalogError
     from .catalog.loader import load_catalog
-    from .catalog.listing import catalog_rows
+    from .catalog.listing import catalog_rows, filter_problem
 
+    try:
+        compile_keywords(args.keywords)
+        problem = filter_problem(args.genre, args.level, args.interface)
+    except KeywordError as exc:
+        problem = str(exc)
+    if problem:
+        print(f"gameworld list: {problem}", file=sys.stderr)
+        return USAGE_ERROR
     try:
         catalog = load_catalog(args.catalog)
     except CatalogError as exc:
         print(f"gameworld list: {exc}", file=sys.stderr)
         return 2
-    rows = catalog_rows(catalog, args.what, args.contains, args.genre, args.level, args.interface)
+    rows = catalog_rows(catalog, args.what, args.keywords, args.genre, args.level, args.interface)
     from .report.aggregate import align_columns
 
     print("\n".join(align_columns(rows)))
@@ -173,22 +190,40 @@ def _snapshot(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from .records.calibrate import CalibrateConfig, calibrate
+    from .catalog.keywords import KeywordError, compile_keywords
+    from .records.baselines import FILE_NAME
+    from .records.calibrate import CalibrateConfig, NothingPlayed, calibrate, default_target
     from .catalog.specs import CatalogError
     from .catalog.native import default_catalog_dir
 
+    try:
+        compile_keywords(args.select)
+        problem = ("--repeat must be at least 1" if args.repeat < 1 else
+                   "-n must be at least 0" if args.workers < 0 else None)
+    except KeywordError as exc:
+        problem = str(exc)
+    if problem:
+        print(f"gameworld calibrate: {problem}", file=sys.stderr)
+        return USAGE_ERROR
     try:
         catalog = args.catalog or default_catalog_dir()
     except CatalogError as exc:
         print(f"gameworld calibrate: {exc}", file=sys.stderr)
         return 2
-    cfg = CalibrateConfig(catalog, args.repeat, args.workers, args.select, args.seed, args.out, args.keep)
-    result, wall = calibrate(cfg)
+    target = args.out or default_target(catalog, args.catalog is not None, Path(__file__).parent, Path.cwd())
+    cfg = CalibrateConfig(catalog, target, args.repeat, args.workers, args.select, args.seed, args.keep)
+    try:
+        result, wall = calibrate(cfg)
+    except NothingPlayed as exc:
+        print(f"gameworld calibrate: {exc}", file=sys.stderr)
+        return 1
     faults = sum(b.random.faults + b.oracle.faults for b in result.tasks.values())
     print(f"{cfg.target}: {len(result.tasks)} tasks, catalog version {result.catalog_version}, "
           f"{len(result.floors)} floor task(s) (random solves more often than not): {', '.join(result.floors) or '-'}"
           + (f"; {faults} run(s) faulted" if faults else ""))
     print(f"calibrate wall time: {wall:.1f} s")
+    if target.resolve() != (catalog / FILE_NAME).resolve():
+        print(f"sessions use it with --gw-baselines {target} (or gw_baselines = {target} in the ini file)")
     return 1 if faults or not result.tasks else 0
 
 
@@ -214,16 +249,19 @@ def _dispatch(argv: list[str]) -> int:
     v.add_argument("--catalog", dest="catalog_opt", type=Path, default=None,
                    help="our catalog folder or an upstream GameWorld checkout")
     v.add_argument("--browser-path", default=None)
-    v.add_argument("--no-browser", action="store_true", help="check the files only")
+    v.add_argument("--no-browser", action="store_true",
+                   help="check the files only (skips opening every task's game in Chromium to read its score "
+                        "fields at the start, which takes minutes)")
     p = sub.add_parser("play", help="run the benchmark (extra arguments go to pytest, e.g. -n 4 -k puzzle)")
     # No -m here: in `gameworld play -m puzzle` it is pytest's marker expression.
     p.add_argument("--model", action="append", default=[], required=True)
     ls = sub.add_parser("list", help="list the catalog's games, tasks or models, with filters")
     ls.add_argument("what", nargs="?", choices=("games", "tasks", "models"), default="games")
-    ls.add_argument("-k", dest="contains", default="", help="only rows whose id or name contains this text")
+    ls.add_argument("-k", dest="keywords", default="", metavar="EXPR",
+                    help="only rows a pytest -k expression selects, e.g. \"wordle or minesweeper\", \"puzzle and not L4\"")
     ls.add_argument("--genre", default=None)
     ls.add_argument("--level", type=int, default=None, help="curriculum level 1..5")
-    ls.add_argument("--interface", choices=("generalist", "cua"), default=None, help="models: this interface")
+    ls.add_argument("--interface", default=None, help="models: this interface (generalist or cua)")
     ls.add_argument("--catalog", type=Path, default=None)
     r = sub.add_parser("report", help="the SR/PG table of one or several sessions, and the CI gate over them")
     r.add_argument("sessions", nargs="*", default=["reports/latest"], metavar="SESSION",
@@ -237,6 +275,8 @@ def _dispatch(argv: list[str]) -> int:
     r.add_argument("--html", action="store_true",
                    help="also write each session's results page (SESSION/index.html) and any missing run viewers")
     r.add_argument("--catalog", type=Path, default=None, help="the catalog whose baselines the page uses")
+    r.add_argument("--baselines", type=Path, default=None,
+                   help="the baselines file the page uses (default: the session's --gw-baselines, else the catalog's)")
     s = sub.add_parser("snapshot", help="save a mid-game screenshot of a game (or 'all') for the gallery")
     s.add_argument("game", help="game id, e.g. 05-breakout, or 'all'")
     s.add_argument("--task", default=None, help="task id (default: the game's first task)")
@@ -255,7 +295,9 @@ def _dispatch(argv: list[str]) -> int:
     c.add_argument("-n", dest="workers", type=int, default=2, help="xdist workers (default 2; 0 for none)")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--catalog", type=Path, default=None)
-    c.add_argument("--out", type=Path, default=None, help="default: <catalog>/baselines.json")
+    c.add_argument("--out", type=Path, default=None,
+                   help="default: <catalog>/baselines.json for a source checkout or a --catalog given, else "
+                        "./gameworld-baselines.json (never into the installed package)")
     c.add_argument("--keep", type=Path, default=None, help="keep the two sessions in this folder")
     sub.add_parser("serve", help="a loopback model endpoint for tests (see gameworld serve --help)")
     args, rest = parser.parse_known_args(argv)

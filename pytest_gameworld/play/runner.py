@@ -44,6 +44,8 @@ class RunConfig:
     frame_width: int = 0  # kept frames are scaled down to this width (JPEG); 0 keeps them as taken
     catalog_version: str = ""
     catalog_source: dict[str, str] = field(default_factory=dict)  # an imported catalog's format, path, commit
+    invocation: str = ""  # the pytest invocation playing it (the circuit breaker's scope)
+    comparability: dict[str, Any] = field(default_factory=dict)  # records/comparability.py session_facts
 
     @property
     def steps_budget(self) -> int:
@@ -259,6 +261,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         max_steps=cfg.steps_budget, catalog_version=cfg.catalog_version, session=cfg.results_path.parent.name,
         trajectory=os.path.relpath(cfg.run_dir / "steps.jsonl", cfg.results_path.parent), now=_now())
     record.catalog = dict(cfg.catalog_source)
+    record.invocation, record.comparability = cfg.invocation, dict(cfg.comparability)
     traj = Trajectory(cfg.run_dir)
     if len(seats) == 1:
         who: dict[str, Any] = {"role": seats[0].name, "prompt": seats[0].ctx.prompt.sections}
@@ -290,8 +293,13 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
     except BaseException as exc:  # Ctrl-C too: the run is written down as not finished
         if isinstance(exc, PageUnresponsive) and exc.step is None:
             exc.step = run.steps  # the step in flight, numbered as in steps.jsonl
-        record.fail(exc, run.evaluator, run.steps, run.tally, time.perf_counter() - started, _now(), per_role)
-        end["error"] = record.error
+        measured = (run.evaluator, run.steps, run.tally, time.perf_counter() - started, _now(), per_role)
+        # Ctrl-C reaches a run as KeyboardInterrupt, or as the cancellation of the loop's task it runs in.
+        if isinstance(exc, (KeyboardInterrupt, asyncio.CancelledError)):
+            record.interrupt(*measured)
+        else:
+            record.fail(exc, *measured)
+        end.update(status=record.status, error=record.error)
         raise
     finally:
         try:

@@ -2,45 +2,68 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any, Callable
 
 from ..catalog.contents import Catalog
-from ..catalog.specs import CatalogError
+from ..catalog.specs import CatalogError, GameSpec, TaskSpec
 from ..catalog.loader import load_catalog
 from .evaluator import ScoreError, read_number
 from ..browser.game_origin import GameFiles
 from ..browser.sandbox import GameSession, HarnessError, find_browser, launch_browser
 
 
-async def check_start_states(catalog: Catalog, browser_path: str | None = None) -> list[str]:
-    """Open each task's game at its start and read its score fields; return the problems found."""
+Progress = Callable[[str], None]
+
+
+async def check_start_states(catalog: Catalog, browser_path: str | None = None,
+                             progress: Progress | None = None) -> list[str]:
+    """Open each task's game at its start and read its score fields; return the problems found.
+
+    ``progress`` hears one line per game as it is done (a full catalog takes minutes).
+    """
     from playwright.async_api import async_playwright
 
     problems: list[str] = []
     files = GameFiles(catalog.games_dir)
+    games = sorted({t.game for t in catalog.tasks})
     async with async_playwright() as pw:
         browser = await launch_browser(pw, find_browser(browser_path))
-        for task in catalog.tasks:
-            game = catalog.games[task.game]
-            session = await GameSession.open(browser, files, game, seed=0, url_suffix=task.url_suffix)
-            try:
-                state = await session.init({"seed": 0, "level": task.level, "difficulty": task.difficulty,
-                                            "task": task.oracle_view(), **task.init})
-                fields = task.score_fields + [r.field for r in task.requires]
-                for path in fields:
-                    try:
-                        read_number(state, path)
-                    except ScoreError as exc:
-                        problems.append(f"{task.game}/{task.id}: {exc}")
-            except HarnessError as exc:
-                problems.append(f"{task.game}/{task.id}: {exc}")
-            finally:
-                await session.close()
+        for n, game_id in enumerate(games, 1):
+            started, before = time.monotonic(), len(problems)
+            tasks = [t for t in catalog.tasks if t.game == game_id]
+            for task in tasks:
+                problems += await _check_task(browser, files, catalog.games[game_id], task)
+            if progress is not None:
+                found = len(problems) - before
+                progress(f"validate [{n}/{len(games)}] {game_id}: {len(tasks)} task(s), "
+                         f"{f'{found} problem(s)' if found else 'ok'} ({time.monotonic() - started:.1f} s)")
         await browser.close()
     return problems
 
 
-async def validate(root: Path | None, browser_path: str | None = None, with_browser: bool = True) -> tuple[Catalog | None, list[str]]:
+async def _check_task(browser: Any, files: GameFiles, game: GameSpec, task: TaskSpec) -> list[str]:
+    """The task's score fields in its game's start state; the problems found."""
+    problems: list[str] = []
+    session = await GameSession.open(browser, files, game, seed=0, url_suffix=task.url_suffix)
+    try:
+        state = await session.init({"seed": 0, "level": task.level, "difficulty": task.difficulty,
+                                    "task": task.oracle_view(), **task.init})
+        for path in task.score_fields + [r.field for r in task.requires]:
+            try:
+                read_number(state, path)
+            except ScoreError as exc:
+                problems.append(f"{task.game}/{task.id}: {exc}")
+    except HarnessError as exc:
+        problems.append(f"{task.game}/{task.id}: {exc}")
+    finally:
+        await session.close()
+    return problems
+
+
+async def validate(root: Path | None, browser_path: str | None = None, with_browser: bool = True,
+                   progress: Progress | None = None) -> tuple[Catalog | None, list[str]]:
     """Load the catalog and check it; the catalog (if it loaded) and the list of problems."""
     try:
         catalog = load_catalog(root)
@@ -48,5 +71,5 @@ async def validate(root: Path | None, browser_path: str | None = None, with_brow
         return None, [str(exc)]
     problems = [f"{g}: no tasks" for g in catalog.games if not any(t.game == g for t in catalog.tasks)]
     if with_browser:
-        problems += await check_start_states(catalog, browser_path)
+        problems += await check_start_states(catalog, browser_path, progress)
     return catalog, problems

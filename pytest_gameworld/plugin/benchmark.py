@@ -7,27 +7,18 @@ import asyncio
 import pytest
 
 from ..agents.base import Agent
-from ..records.circuit_breaker import tripped
-from ..records.run_record import read_results
 from ..play.runner import RunConfig, play
 from ..browser.sandbox import GameSession
-from .options import Settings
 from ..report.run_viewer import write_viewer_quietly
 
 
 @pytest.mark.asyncio(loop_scope="session")
-async def test_gameworld(request: pytest.FixtureRequest, gw_settings: Settings, gw_game: GameSession,
-                         gw_agents: dict[str, Agent], gw_run_config: RunConfig) -> None:
-    """Play the run to its end; it passes when played and scored, solved or not."""
-    records = read_results(gw_run_config.results_path).records  # damaged lines: named in the summary
-    if gw_settings.max_cost > 0:
-        spent = sum(r["cost_usd"] for r in records)
-        if spent >= gw_settings.max_cost:
-            pytest.skip(f"--gw-max-cost reached: ${spent:.4f} of ${gw_settings.max_cost:.4f} spent")
-    stopped = tripped(records, gw_run_config.model.name,
-                      gw_settings.max_consecutive_faults)
-    if stopped:
-        pytest.skip(stopped)
+async def test_gameworld(request: pytest.FixtureRequest, gw_game: GameSession, gw_agents: dict[str, Agent],
+                         gw_run_config: RunConfig) -> None:
+    """Play the run to its end; it passes when played and scored, solved or not.
+
+    Whether it may start at all (cost limit, circuit breaker) is decided before its fixtures (hold_back.py).
+    """
     try:
         record, final_state = await play(gw_game, gw_agents, gw_run_config)
     finally:  # faulted runs get their viewer too

@@ -23,7 +23,8 @@ from ..browser.processes import LAUNCHED, browser_groups, kill_groups, launched
 from ..browser.sandbox import BrowserGone, GameSession, HarnessError, PageLimits, find_browser, launch_browser
 from .options import Settings
 from ..records.sessions import new_attempt_dir
-from .stash import CATALOG, CATALOG_VERSION, SESSION_DIR, SETTINGS
+from ..records.comparability import run_facts
+from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, SESSION_DIR, SETTINGS
 
 
 class BrowserHost:
@@ -163,5 +164,6 @@ def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Setti
         results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.prompts_dir,
         realtime=gw_settings.realtime, max_steps=gw_settings.max_steps or None,
         keep_frames=keep_frames, frame_width=frame_width, catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
-        catalog_source=gw_catalog.source,
+        catalog_source=gw_catalog.source, invocation=pytestconfig.stash.get(INVOCATION, ""),
+        comparability=run_facts(pytestconfig.stash.get(COMPARABILITY, {}), gw_case.model.name),
     )

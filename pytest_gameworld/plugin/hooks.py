@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import time
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from . import benchmark, signals
+from . import benchmark, hold_back, session_end, session_facts, signals, startup_checks
 from ..report import live_progress
 from ..catalog.run_cases import INTERFACES, build_cases, game_mark, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
@@ -20,21 +19,21 @@ from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_agent, gw_agents, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_run_config, gw_session_dir,
     gw_settings,
 )
-from ..records.circuit_breaker import PREFIX, tripped
 from .fault_report import fault_text, is_fault
-from ..report.gate import GateConfig, format_comparison
-from ..report.aggregate import format_table
+from ..report.gate import GateConfig
 from ..records.run_record import read_results
-from ..report.outcome import Outcome, build_gate, outcome
+from ..report.outcome import Outcome, build_gate
 from ..records.sessions import (
-    case_key, catalog_version, new_session_name, point_latest, resolve_session, reuse_problem, scored_keys,
-    write_plan,
+    case_key, catalog_version, new_session_name, planned_runs, read_plan, resolve_session, reuse_problem,
+    scored_keys, write_plan,
 )
 from .options import Settings, add_options, given_options
 from .redaction import install_log_redaction, redact_report
 from ..records.redact import redact
 from ..records.shards import build_plan, plan_run
-from .stash import CASES, CATALOG, CATALOG_VERSION, SCORED_BEFORE, SESSION_DIR, SETTINGS
+from .stash import (
+    CASES, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLAY, SCORED_BEFORE, SESSION_DIR, SETTINGS,
+)
 
 NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NAME in the ini file, "
             "or the GW_MODEL environment variable")
@@ -94,17 +93,25 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     for game in catalog.games.values():
         config.addinivalue_line("markers", f"{game_mark(game)}: GameWorld game {game.id}")
+    cases = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
     if worker is None and not inert:
+        for problem in (startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
+                        startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases))):
+            if problem:
+                raise pytest.UsageError(problem)
         _preflight([m for m in models if m.provider])
     config.stash[CATALOG] = catalog
-    config.stash[CASES] = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
-    config.pluginmanager.register(_Planner(inert), "gameworld-planner")
+    config.stash[CASES] = cases
+    config.pluginmanager.register(_Planner(inert, gate), "gameworld-planner")
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = []  # no path named: the benchmark alone (added at collection), not the project's tests
     if worker is not None:
         config.stash[SESSION_DIR] = Path(worker["gw_session_dir"])
         config.stash[CATALOG_VERSION] = worker["gw_catalog_version"]
         config.stash[SCORED_BEFORE] = {tuple(k): v for k, v in worker["gw_scored_before"]}
+        config.stash[INVOCATION], config.stash[COMPARABILITY] = worker["gw_invocation"], worker["gw_comparability"]
+        if worker["gw_replay"] is not None:
+            config.stash[REPLAY] = set(worker["gw_replay"])
         return
     session_dir = _session_dir(config, settings).resolve()
     version = catalog_version(catalog.root)
@@ -117,6 +124,11 @@ def pytest_configure(config: pytest.Config) -> None:
     # Damaged lines are skipped (named in the summary): their runs were not scored, so they are played again.
     records = read_results(session_dir / "results.jsonl").records if settings.resume else []
     config.stash[SCORED_BEFORE] = {k: session_dir.name for k in scored_keys(records)}
+    config.stash[INVOCATION] = session_facts.new_invocation()
+    config.stash[COMPARABILITY] = session_facts.comparability(settings, catalog, models, version)
+    replay = session_facts.replay_set(config, session_dir)
+    if replay is not None:
+        config.stash[REPLAY] = replay
     config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
     if not inert and settings.progress != "off":
         config.pluginmanager.register(_Progress(config, settings.progress), "gameworld-progress")
@@ -124,7 +136,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.htmlpath = str(session_dir / "report.html")
         config.option.self_contained_html = True
     if config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(_XdistHooks(), "gameworld-xdist")
+        config.pluginmanager.register(_XdistHooks(gate), "gameworld-xdist")
     if config.pluginmanager.hasplugin("html"):
         from . import html_report
 
@@ -204,11 +216,26 @@ class _Progress:
 class _XdistHooks:
     """Hands the controller's session, catalog version and resume list to every worker."""
 
+    def __init__(self, gate: GateConfig) -> None:
+        self.gate, self.checked = gate, False
+
     def pytest_configure_node(self, node: Any) -> None:
         stash = node.config.stash
         node.workerinput["gw_session_dir"] = str(stash[SESSION_DIR])
         node.workerinput["gw_catalog_version"] = stash[CATALOG_VERSION]
         node.workerinput["gw_scored_before"] = [[list(k), v] for k, v in stash[SCORED_BEFORE].items()]
+        node.workerinput["gw_invocation"] = stash[INVOCATION]
+        node.workerinput["gw_comparability"] = stash[COMPARABILITY]
+        node.workerinput["gw_replay"] = sorted(stash[REPLAY]) if REPLAY in stash else None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """The workers' selection is the session's: its gate scopes are checked before any run starts."""
+        config = node.config
+        if not self.checked and not _inert(config):
+            self.checked = True
+            cases = {c.node_id: c for c in config.stash[CASES]}
+            _check_selection(config, self.gate, [cases[i] for i in ids if i in cases])
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -253,7 +280,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         items.extend(ours)
     settings, scored_before = config.stash[SETTINGS], config.stash.get(SCORED_BEFORE, {})
     for item in ours:
-        case = getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+        case = _case_of(item)
         if case is None:
             continue
         _rename(item, case.node_id)
@@ -263,34 +290,58 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 class _Planner:
-    """After every other selection (-k, -m, --lf): --gw-limit's first N runs, this shard's part of them, plan.json."""
+    """After every other selection (-k, -m): --lf's replay, --gw-limit's first N runs, this shard's part, plan.json."""
 
-    def __init__(self, inert: bool) -> None:
-        self.inert = inert
+    def __init__(self, inert: bool, gate: GateConfig) -> None:
+        self.inert, self.gate = inert, gate
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         settings = config.stash[SETTINGS]
+        if REPLAY in config.stash:
+            _deselect(config, items, session_facts.select_replay(config, items, config.stash[REPLAY], _case_id))
         if settings.limit:
             _deselect(config, items, [i for i in items if _is_run(i)][settings.limit:])
         protocol = "realtime" if settings.realtime else "paused"
         ours: dict[str, pytest.Item] = {}
         runs = []
         for item in items:
-            case = getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+            case = _case_of(item)
             if case is not None:
                 ours[case.node_id] = item
                 runs.append(plan_run(case, case.seed(settings.seed), protocol))
         if not runs:
             return
         options = {"seed": settings.seed, "protocol": protocol, "max_steps": settings.max_steps,
-                   "catalog_version": config.stash.get(CATALOG_VERSION, "")}
+                   "catalog_version": config.stash.get(CATALOG_VERSION, ""),
+                   "comparability": config.stash.get(COMPARABILITY, {}),
+                   "baselines": str(settings.baselines.resolve()) if settings.baselines else None}
         plan = build_plan(runs, settings.shard, options)
         if settings.shard:
             keep = set(plan["selected"])
             _deselect(config, items, [i for name, i in ours.items() if name not in keep])
+        if not self.inert and not hasattr(config, "workerinput"):
+            _check_selection(config, self.gate, [c for c in map(_case_of, items) if c is not None])
         if not self.inert:
             write_plan(config.stash[SESSION_DIR], plan)
+
+
+def _case_of(item: pytest.Item) -> Any:
+    """The benchmark case an item plays, or None for any other test."""
+    return getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+
+
+def _case_id(item: pytest.Item) -> str | None:
+    case = _case_of(item)
+    return case.node_id if case is not None else None
+
+
+def _check_selection(config: pytest.Config, gate: GateConfig, cases: list[Any]) -> None:
+    """Gate scopes against what this session plays (its selection, and its plan when continuing it)."""
+    planned = planned_runs(read_plan(config.stash[SESSION_DIR]))
+    problem = startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases) + planned)
+    if problem:
+        raise pytest.UsageError(problem)
 
 
 def _is_run(item: pytest.Item) -> bool:
@@ -303,6 +354,14 @@ def _deselect(config: pytest.Config, items: list[pytest.Item], dropped: list[pyt
         gone = set(map(id, dropped))
         items[:] = [i for i in items if id(i) not in gone]
         config.hook.pytest_deselected(items=dropped)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A run the session holds back (cost limit, circuit breaker) fails here, before its fixtures open a page."""
+    case = _case_of(item) if _is_run(item) else None
+    if case is not None and SESSION_DIR in item.config.stash:
+        hold_back.check(item, case)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -328,6 +387,8 @@ def _props(report: pytest.TestReport) -> dict[str, Any]:
 
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Any:
+    if report.when == "setup" and report.failed and str(report.longrepr).startswith(hold_back.NOT_PLAYED):
+        return "error", "E", ("NOT PLAYED", {"red": True})
     if report.when != "call" or not report.passed:
         return None
     props = _props(report)
@@ -353,11 +414,15 @@ class _Controller:
         self.config, self.gate, self.inert = config, gate, inert
         self.played = False
         self.failed: list[str] = []
+        self.others_failed = False  # a failing test that is not a benchmark run: the gate cannot excuse it
         self.outcome: Outcome | None = None
         self.page: Path | None = None
+        self.refused = False
+        self.left = session_end.Leftovers(config.stash[SESSION_DIR])
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if not _is_benchmark(report):
+            self.others_failed = self.others_failed or report.failed
             return
         if report.when == "call":
             self.played = True
@@ -366,99 +431,15 @@ class _Controller:
 
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file, so the gate's properties are in it
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if self.inert:
-            return
-        session_dir = self.config.stash[SESSION_DIR]
-        settings = self.config.stash[SETTINGS]
-        if self.played:
-            point_latest(settings.results, session_dir)
-        lines = read_results(session_dir / "results.jsonl")
-        self.outcome = outcome(lines.records, self.failed, self.gate, lines.damaged)
-        if self.played:
-            self.page = _results_page(session_dir, self.config.stash[CATALOG].root, self.failed)
-        verdict = self.outcome.verdict
-        if verdict is None:
-            return
-        session_dir.mkdir(parents=True, exist_ok=True)
-        (session_dir / "gate.json").write_text(json.dumps(verdict.to_json(self.gate), indent=2) + "\n")
-        _junit_properties(self.config, verdict.ok, verdict.line(), self.outcome)
-        if not verdict.ok and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        self.refused = session.exitstatus == pytest.ExitCode.USAGE_ERROR  # e.g. a gate scope the selection lacks
+        if not self.inert and not self.refused:
+            self.outcome, self.page = session_end.judge(self.config, self.gate, self.failed, self.others_failed,
+                                                        self.played, session)
+
+    def pytest_unconfigure(self) -> None:
+        if self.refused:  # after pytest-html wrote its report: a refused session leaves nothing behind
+            self.left.discard()
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        out = self.outcome
-        if out is None:
-            return
-        tr = terminalreporter
-        tr.section("GameWorld summary")
-        if out.problem:
-            tr.write_line(out.problem, red=True)
-        elif not out.summaries and not out.missing:
-            tr.write_line("no benchmark runs were played")
-        else:
-            for line in format_table(out.summaries):
-                tr.write_line(line)
-            for s in out.summaries.values():
-                spread = s.repeat_spread
-                if spread:
-                    tr.write_line(f"{s.model}: over {len(s.repeats)} repeats SR {spread[0]:.1f}±{spread[1]:.1f} "
-                                  f"PG {spread[2]:.1f}±{spread[3]:.1f}")
-            _breaker_lines(tr, read_results(self.config.stash[SESSION_DIR] / "results.jsonl").records, self.config)
-            if out.missing:
-                tr.write_line(f"missing runs (not scored, re-run with --lf): {len(out.missing)}",
-                              red=True)
-                for m in out.missing:
-                    tr.write_line(f"  {m}")
-            for note in out.damaged:
-                tr.write_line(f"damaged line skipped: {note}", yellow=True)
-            tr.write_line(f"results: {os.path.relpath(self.config.stash[SESSION_DIR] / 'results.jsonl')}")
-            if self.page is not None:
-                tr.write_line(f"results page: {os.path.relpath(self.page)} (each run's viewer.html linked from it)")
-        verdict = out.verdict
-        if verdict is not None:
-            if verdict.comparison is not None:
-                for line in format_comparison(verdict.comparison, self.gate.baseline_source):
-                    tr.write_line(line)
-            for note in verdict.notes:
-                tr.write_line(note, yellow=True)
-            tr.write_line(verdict.line(), bold=True, green=verdict.ok, red=not verdict.ok)
-
-
-def _results_page(session_dir: Path, catalog_root: Path, failed: list[str]) -> Path | None:
-    """The session's index.html; a page that cannot be written never changes the session's outcome."""
-    from ..report.results_page import write_results_page
-
-    try:
-        return write_results_page(session_dir, catalog_root, failed)
-    except Exception as exc:  # noqa: BLE001
-        import warnings
-
-        warnings.warn(f"GameWorld: the results page was not written: {type(exc).__name__}: {exc}")
-        return None
-
-
-def _junit_properties(config: pytest.Config, ok: bool, line: str, out: Outcome) -> None:
-    """The verdict and headline figures as junit-xml testsuite properties."""
-    from _pytest.junitxml import xml_key
-
-    xml = config.stash.get(xml_key, None)
-    if xml is None:
-        return
-    xml.add_global_property("gameworld_gate", "PASS" if ok else "FAIL")
-    xml.add_global_property("gameworld_gate_line", line)
-    xml.add_global_property("gameworld_missing_runs", len(out.missing))
-    for name, s in sorted(out.summaries.items()):
-        xml.add_global_property(f"gameworld_sr[{name}]", round(s.overall.sr, 2))
-        xml.add_global_property(f"gameworld_pg[{name}]", round(s.overall.pg, 2))
-        xml.add_global_property(f"gameworld_runs[{name}]", s.overall.runs)
-
-
-def _breaker_lines(tr: Any, records: list[dict[str, Any]], config: pytest.Config) -> None:
-    """One line per model the circuit breaker stopped: why, and how many runs it skipped."""
-    limit = config.stash[SETTINGS].max_consecutive_faults
-    skipped = [str(getattr(r, "longrepr", "")) for r in tr.stats.get("skipped", []) if _is_benchmark(r)]
-    for model in dict.fromkeys(r["model"] for r in records):
-        reason = tripped(records, model, limit)
-        if reason:
-            count = sum(f"{PREFIX}: {model} " in s for s in skipped)
-            tr.write_line(f"{reason}; {count} remaining run(s) skipped", red=True)
+        if self.outcome is not None:
+            session_end.summary(terminalreporter, self.config, self.gate, self.outcome, self.page)

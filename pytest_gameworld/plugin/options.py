@@ -34,7 +34,9 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("max-drop", "str", "", "with --gw-baseline: fail when PG or SR drops more than this many points "
                             "and its paired 95 percent bootstrap interval excludes zero"),
     ("max-drop-strict", "bool", False, "with --gw-max-drop: fail on the drop alone, ignoring the interval"),
-    ("gate-allow-missing", "int", 0, "missing runs (harness faults) the gate tolerates"),
+    ("gate-allow-missing", "int", 0, "missing runs (faulted or planned but not played) the gate tolerates"),
+    ("baselines", "path", "", "the random/oracle baselines file for normalized scores (default: the catalog's "
+                              "baselines.json; `gameworld calibrate --out` writes one)"),
     ("step-timeout", "float", 0.0, "wall-clock limit in seconds on one agent step, retries included "
                                     "(0: each model spec's step_timeout_s)"),
     ("page-timeout", "float", 30.0, "wall-clock limit in seconds on any one call into the game page or its clock "
@@ -53,6 +55,11 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
                          "runs; combine the shards' sessions with `gameworld merge`"),
 ]
+# The least value of each numeric option; below it is a usage error, never silently clamped.
+MINIMA: dict[str, float] = {
+    "repeat": 1, "max-steps": 0, "max-cost": 0, "max-drop": 0, "gate-allow-missing": 0, "step-timeout": 0,
+    "limit": 0, "progress-interval": 0.5, "max-consecutive-faults": 0,
+}
 MODEL_ENV = "GW_MODEL"
 REDUCED_FRAME_WIDTH = 480  # default frames of provider runs: enough to see, ~20 kB each
 
@@ -96,6 +103,12 @@ def _get(config: Any, name: str, kind: str) -> Any:
     return ini
 
 
+def check_minimum(name: str, value: float | None) -> None:
+    """A numeric option below its least value is a ValueError naming it (one line)."""
+    if value is not None and value < MINIMA[name]:
+        raise ValueError(f"--gw-{name} (ini {_dest(name)}) must be at least {MINIMA[name]:g}, got {value:g}")
+
+
 @dataclass
 class Settings:
     """Resolved plugin settings for one pytest session."""
@@ -129,10 +142,13 @@ class Settings:
     limit: int = 0
     progress: str = "auto"
     progress_interval: float = 10.0
+    baselines: Path | None = None
 
     @classmethod
     def from_config(cls, config: Any) -> "Settings":
         raw = {name: _get(config, name, kind) for name, kind, _, _ in OPTIONS}
+        for name in MINIMA.keys() - {"max-drop"}:  # max-drop is text until read below
+            check_minimum(name, raw[name])
         # The command line wins, then GW_MODEL, then the ini file.
         env_model = [os.environ[MODEL_ENV]] if os.environ.get(MODEL_ENV) else []
         models = config.getoption("gw_model") or env_model or raw["model"]
@@ -145,23 +161,25 @@ class Settings:
             max_drop = float(raw["max-drop"]) if raw["max-drop"] else None
         except ValueError:
             raise ValueError(f"--gw-max-drop expects a number of points, got {raw['max-drop']!r}") from None
+        check_minimum("max-drop", max_drop)
         return cls(
             models=list(models), model_opts=parse_model_opts(raw["model-opt"]),
-            repeat=max(1, int(raw["repeat"])), seed=int(raw["seed"]), realtime=bool(raw["rt"]),
+            repeat=int(raw["repeat"]), seed=int(raw["seed"]), realtime=bool(raw["rt"]),
             max_steps=int(raw["max-steps"]), results=Path(raw["results"] or "reports"),
             catalog=Path(raw["catalog"]) if raw["catalog"] else None,
             browser_path=raw["browser-path"] or None, headed=bool(raw["headed"]),
             keep_frames=bool(raw["keep-frames"]), no_frames=bool(raw["no-frames"]), session=raw["session"] or "",
             max_cost=float(raw["max-cost"]), resume=raw["resume"] or "", gates=list(raw["gate"]),
             baseline=Path(raw["baseline"]) if raw["baseline"] else None, max_drop=max_drop,
-            max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=max(0, int(raw["gate-allow-missing"])),
+            max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=int(raw["gate-allow-missing"]),
             step_timeout=float(raw["step-timeout"]), page_timeout=_positive("page-timeout", raw["page-timeout"]),
             max_state_bytes=int(_positive("max-state-bytes", raw["max-state-bytes"])),
             max_consecutive_faults=int(raw["max-consecutive-faults"]),
             browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
             shard=parse_shard(raw["shard"] or ""),
-            limit=max(0, int(raw["limit"])), progress=_progress_mode(raw["progress"]),
-            progress_interval=max(0.5, float(raw["progress-interval"])),
+            limit=int(raw["limit"]), progress=_progress_mode(raw["progress"]),
+            progress_interval=float(raw["progress-interval"]),
+            baselines=Path(raw["baselines"]) if raw["baselines"] else None,
         )
 
     def frames_for(self, provider: bool) -> tuple[bool, int]:

@@ -17,3 +17,6 @@ CASES = pytest.StashKey[list[Case]]()
 SESSION_DIR = pytest.StashKey[Path]()
 CATALOG_VERSION = pytest.StashKey[str]()
 SCORED_BEFORE = pytest.StashKey[dict[RunKey, str]]()  # --gw-resume: run → the session that scored it
+INVOCATION = pytest.StashKey[str]()  # this pytest invocation's id, in every record it writes (the breaker's scope)
+COMPARABILITY = pytest.StashKey[dict]()  # records/comparability.py session_facts, in plan.json and every record
+REPLAY = pytest.StashKey[set]()  # --lf on a session with a plan: the planned runs (item ids) not scored yet

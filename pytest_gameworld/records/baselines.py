@@ -157,13 +157,23 @@ def load(path: Path) -> Baselines | None:
 TaskRates = dict[str, dict[str, dict[str, float]]]
 
 
-def read_baselines(catalog_root: Path) -> TaskRates | None:
-    """The catalog's per-task rates for the results page; None without a file (or with a broken one)."""
+def read_baselines(path: Path) -> TaskRates | None:
+    """The per-task rates of a baselines file (or a catalog folder's) for the results page; None without a file
+    (or with a broken one)."""
     try:
-        b = load(catalog_root)
+        b = load(path)
     except BaselinesError:
         return None
-    if b is None or not b.tasks:
+    return task_rates(b) if b is not None else None
+
+
+def task_rates(b: Baselines) -> TaskRates | None:
+    if not b.tasks:
         return None
     return {t: {"random": {"sr": tb.random.sr, "pg": tb.random.pg}, "oracle": {"sr": tb.oracle.sr, "pg": tb.oracle.pg}}
             for t, tb in b.tasks.items()}
+
+
+def made_step_budget(b: Baselines) -> int:
+    """The --gw-max-steps the baselines were played with; 0 (what calibrate plays): each task's own budget."""
+    return int(b.made.get("max_steps") or 0)

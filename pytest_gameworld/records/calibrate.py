@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -18,19 +19,29 @@ from ..catalog.loader import load_catalog
 from .sessions import catalog_version, task_versions
 
 
+PROJECT_FILE = "gameworld-baselines.json"  # where an installed package's calibration goes: the user's project
+
+
+def default_target(catalog: Path, named: bool, package: Path, cwd: Path) -> Path:
+    """Where calibrate writes without --out: into the catalog when it was named or is a source checkout's,
+    never into the installed package (that would change every user's normalized scores); else the project."""
+    inside_package = catalog.resolve().is_relative_to(package.resolve())
+    return catalog / baselines.FILE_NAME if named or not inside_package else cwd / PROJECT_FILE
+
+
+class NothingPlayed(RuntimeError):
+    """Neither session recorded a run: no file is written (a -k subset would only copy the old one)."""
+
+
 @dataclass
 class CalibrateConfig:
     catalog: Path
+    target: Path
     repeat: int = 5
     workers: int = 2
     select: str = ""
     seed: int = 0
-    out: Path | None = None
     keep: Path | None = None  # keep the two sessions here instead of a temporary folder
-
-    @property
-    def target(self) -> Path:
-        return self.out or self.catalog / baselines.FILE_NAME
 
 
 def _session(cfg: CalibrateConfig, model: str, repeat: int, results: Path) -> list[dict]:
@@ -48,7 +59,9 @@ def _session(cfg: CalibrateConfig, model: str, repeat: int, results: Path) -> li
     # ini file (here or the package's own) changes what it plays.
     ini = results / "pytest.ini"
     ini.write_text("[pytest]\n")
-    subprocess.run(argv + ["-c", str(ini), "--rootdir", str(results)], cwd=results, check=False)
+    # No bytecode written: pytest would put its rewritten benchmark module into the package's __pycache__.
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    subprocess.run(argv + ["-c", str(ini), "--rootdir", str(results)], cwd=results, check=False, env=env)
     return read_results(results / model / "results.jsonl").records
 
 
@@ -62,12 +75,16 @@ def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:
         rnd = _session(cfg, "random", cfg.repeat, results)
         orc = _session(cfg, "oracle", 1, results)
     wall = time.perf_counter() - started
+    if not rnd and not orc:
+        raise NothingPlayed(f"no run was played ({f'-k {cfg.select!r} selects no task, or ' if cfg.select else ''}"
+                            f"the sessions did not start: see their output above); {cfg.target} is unchanged")
     made = {"command": "gameworld calibrate", "random_repeats": cfg.repeat, "oracle_repeats": 1, "seed": cfg.seed,
             "select": cfg.select, "workers": cfg.workers, "wall_s": round(wall, 1),
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "versions": versions()}
     current = task_versions(load_catalog(cfg.catalog))
     fresh = baselines.compute(rnd, orc, version, made, current)
-    old = baselines.load(cfg.target) if cfg.select else None
+    # A -k subset lays over the target file, or over the catalog's own when the target is new.
+    old = (baselines.load(cfg.target) or baselines.load(cfg.catalog)) if cfg.select else None
     if old is not None:
         fresh = baselines.merge(old, fresh, current)
     cfg.target.parent.mkdir(parents=True, exist_ok=True)

@@ -1,13 +1,16 @@
-"""The session circuit breaker: a model whose endpoint failed K runs in a row is not started again (pure).
+"""The circuit breaker: a model whose endpoint failed K runs in a row is not started again (pure).
 
 Derived from the session's results.jsonl (appended under a lock by every xdist worker), so all
-workers reach the same decision without talking to each other.
+workers reach the same decision without talking to each other. Only the current invocation's records
+count: an outage in an earlier pass (the one `--lf` or `--gw-resume` now replays) must not stop this one.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any, Iterable
+
+from .run_record import ERROR, NOT_PLAYED
 
 PREFIX = "circuit breaker"
 _ENDPOINT_ERROR = "AgentError:"
@@ -19,14 +22,20 @@ def signature(error: str) -> str:
     return _NUMBER.sub("#", error)
 
 
-def failing_streak(records: Iterable[dict[str, Any]], model: str) -> list[str]:
-    """The errors of the model's latest runs, in order, while they all failed on the same endpoint error."""
+def failing_streak(records: Iterable[dict[str, Any]], model: str, invocation: str | None = None) -> list[str]:
+    """The errors of the model's latest runs, in order, while they all failed on the same endpoint error.
+
+    With ``invocation``, only that invocation's records count; any other outcome of the model's runs
+    (a scored run, another kind of fault) ends the streak.
+    """
     streak: list[str] = []
     for rec in records:
-        if rec.get("model") != model:
+        if rec.get("model") != model or rec.get("status") == NOT_PLAYED:
+            continue  # a run held back is no new evidence either way
+        if invocation is not None and rec.get("invocation") != invocation:
             continue
         error = rec.get("error") or ""
-        if rec.get("status") != "error" or not error.startswith(_ENDPOINT_ERROR):
+        if rec.get("status") != ERROR or not error.startswith(_ENDPOINT_ERROR):
             streak = []
         elif streak and signature(streak[-1]) != signature(error):
             streak = [error]
@@ -35,11 +44,11 @@ def failing_streak(records: Iterable[dict[str, Any]], model: str) -> list[str]:
     return streak
 
 
-def tripped(records: Iterable[dict[str, Any]], model: str, limit: int) -> str | None:
+def tripped(records: Iterable[dict[str, Any]], model: str, limit: int, invocation: str | None = None) -> str | None:
     """Why the model's remaining runs are not started, or None (limit 0 turns the breaker off)."""
     if limit <= 0:
         return None
-    streak = failing_streak(records, model)
+    streak = failing_streak(records, model, invocation)
     if len(streak) < limit:
         return None
     return f"{PREFIX}: {model} failed {len(streak)} runs in a row on the same endpoint error: {streak[-1]}"

@@ -48,6 +48,9 @@ def versions() -> dict[str, str]:
     return out
 
 
+# A record's status: scored, faulted, interrupted in flight, or never started (and why, in `error`).
+OK, ERROR, INTERRUPTED, NOT_PLAYED = "ok", "error", "interrupted", "not_played"
+
 # Constrained field types: the record is validated with them when read back (see record_problem).
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
 Count = Annotated[int, Field(ge=0)]
@@ -100,6 +103,10 @@ class RunRecord:
     roles: dict[str, dict[str, int]] = field(default_factory=dict)
     catalog: dict[str, str] = field(default_factory=dict)  # an imported catalog's format, path and git commit
     resets: list[str] = field(default_factory=list)  # how each reset happened: inplace, soft_restart, reload
+    # The pytest invocation that wrote the record: the circuit breaker looks at the current one only.
+    invocation: str = ""
+    # What the session changed from the standard protocol (records/comparability.py); {} in older records.
+    comparability: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def begin(cls, *, item: str, task: TaskSpec, game: GameSpec, model: ModelSpec, role: str, seed: int,
@@ -129,13 +136,24 @@ class RunRecord:
     def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "Tally", elapsed_s: float,
                now: str, per_role: dict[str, "Tally"] | None = None) -> None:
         self._measure(ev, steps, tally, elapsed_s, now, per_role)
-        self.status, self.stop_reason = "ok", stop
+        self.status, self.stop_reason = OK, stop
 
     def fail(self, exc: BaseException, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float,
              now: str, per_role: dict[str, "Tally"] | None = None) -> None:
         self._measure(ev, steps, tally, elapsed_s, now, per_role)
-        self.status, self.stop_reason = "error", "error"
+        self.status, self.stop_reason = ERROR, "error"
         self.error = f"{type(exc).__name__}: {exc}"
+
+    def interrupt(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str,
+                  per_role: dict[str, "Tally"] | None = None) -> None:
+        """Ctrl-C (or the loop cancelled under it) while the run was in flight: missing, with where it stopped."""
+        self._measure(ev, steps, tally, elapsed_s, now, per_role)
+        self.status, self.stop_reason = INTERRUPTED, "interrupted"
+        self.error = f"interrupted by the user at step {steps} of {self.max_steps}"
+
+    def hold(self, kind: str, reason: str, now: str) -> None:
+        """A run the session decided not to start (circuit breaker, cost limit): missing, with why."""
+        self.status, self.stop_reason, self.error, self.finished_at = NOT_PLAYED, kind, reason, now
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -199,7 +217,8 @@ class RunView:
 
 
 def missing_line(rec: dict[str, Any]) -> str:
-    return f"{rec['item']}: {rec.get('error') or rec.get('status')}"
+    why = rec.get("error") or rec.get("status")
+    return f"{rec['item']}: {'not played: ' if rec.get('status') == NOT_PLAYED else ''}{why}"
 
 
 _ITEM = re.compile(r'^\s*\{\s*"item"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -237,7 +256,7 @@ def latest_attempts(records: Iterable[dict[str, Any]]) -> RunView:
     for rec in records:
         key = run_key(rec)
         last[key] = rec
-        if rec.get("status") == "ok":
+        if rec.get("status") == OK:
             last_ok[key] = rec
     scored = list(last_ok.values())
     _refuse_mixed(scored)

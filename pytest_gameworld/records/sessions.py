@@ -12,7 +12,7 @@ from typing import Any, Iterable
 from .baselines import FILE_NAME as BASELINES_FILE
 from ..catalog.run_cases import Case
 from .jsonl import Lines
-from .run_record import RunKey, read_results, run_key
+from .run_record import OK, RunKey, read_results, run_key
 
 
 LATEST = "latest"
@@ -116,6 +116,29 @@ def read_plan(session_dir: Path) -> dict[str, Any] | None:
         raise ValueError(f"{path}: not JSON: {exc}") from None
 
 
+def planned_runs(plan: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The runs this session folder set out to play: its shard's part of the plan (all of it unsharded)."""
+    if not plan:
+        return []
+    selected = set(plan.get("selected") or [])
+    return [r for r in plan.get("runs", []) if r["item"] in selected]
+
+
+def unrecorded_runs(plan: dict[str, Any] | None, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Planned runs no record names: never started (the session stopped, was interrupted, or lost the run)."""
+    seen = {run_key(r) for r in records}
+    return [r for r in planned_runs(plan) if run_key(r) not in seen]
+
+
+def replay_items(plan: dict[str, Any] | None, records: Iterable[dict[str, Any]]) -> set[str] | None:
+    """`--lf` on a session: its planned runs that are not scored (faulted, held back, interrupted, never
+    started); None for a session without a plan (pytest's own last-failed list decides then)."""
+    if not plan:
+        return None
+    scored = scored_keys(records)
+    return {r["item"] for r in planned_runs(plan) if run_key(r) not in scored}
+
+
 def case_key(case: Case, base_seed: int, realtime: bool) -> RunKey:
     """The identity of the run a case plays (the same shape as results.run_key)."""
     return run_key({"task": case.task.id, "model": case.model.name, "repeat": case.repeat,
@@ -123,7 +146,7 @@ def case_key(case: Case, base_seed: int, realtime: bool) -> RunKey:
 
 
 def scored_keys(records: Iterable[dict[str, Any]]) -> set[RunKey]:
-    return {run_key(r) for r in records if r.get("status") == "ok"}
+    return {run_key(r) for r in records if r.get("status") == OK}
 
 
 def reuse_problem(session_dir: Path, version: str, budgets: dict[str, int]) -> str | None:
@@ -139,6 +162,11 @@ def reuse_problem(session_dir: Path, version: str, budgets: dict[str, int]) -> s
             return (f"session {session_dir.name} played {r['task']} with {r['max_steps']} steps, this session "
                     f"would play {want} (--gw-max-steps differs); use the same --gw-max-steps or a new --gw-session")
     return None
+
+
+def session_folder(path: Path) -> Path:
+    """The folder of a session named by its folder (or `latest`) or its results.jsonl."""
+    return path if path.is_dir() else path.parent
 
 
 def load_results(path: Path) -> Lines:

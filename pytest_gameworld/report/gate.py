@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import operator
 import random
 import re
@@ -73,6 +74,27 @@ def parse_gate(text: str) -> GateExpr:
             parts["models"].append(token)
     return GateExpr(text=text, metric=m["metric"].lower(), op=m["op"], threshold=float(m["num"]),
                     **{k: tuple(v) for k, v in parts.items()})
+
+
+SHOWN_PER_KIND = 8  # a scope error lists this many of the session's genres, levels, games and models
+
+
+def scope_problem(expr: GateExpr, runs: list[dict[str, Any]]) -> str | None:
+    """Why an expression's scope selects none of a session's runs (one line, with the closest name), or None."""
+    if not runs or any(expr.selects(r) for r in runs):
+        return None
+    here = {"genres": sorted({r["genre"] for r in runs}, key=GENRES.index),
+            "levels": [f"L{n}" for n in sorted({int(r["level"]) for r in runs})],
+            "games": sorted({r["game"] for r in runs}), "models": sorted({r["model"] for r in runs})}
+    tokens = [*expr.genres, *(f"L{n}" for n in expr.levels), *expr.games, *expr.models]
+    alone = [t for t in tokens if not any(t in here[k] for k in here)]
+    if not alone:
+        return f"gate {expr.text!r}: no run of this session is in all of [{','.join(tokens)}] at once"
+    shown = "; ".join(f"{k} {', '.join(v[:SHOWN_PER_KIND])}{' …' if len(v) > SHOWN_PER_KIND else ''}"
+                      for k, v in here.items())
+    close = difflib.get_close_matches(alone[0], [t for v in here.values() for t in v], n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"gate {expr.text!r}: scope {alone[0]!r} matches no run of this session ({shown}){hint}"
 
 
 def metric_value(metric: str, records: list[dict[str, Any]]) -> float:
@@ -291,6 +313,21 @@ class Verdict:
         }
 
 
+NAMED_RUNS = 5  # a failing verdict line names this many missing runs, then counts the rest
+
+
+def missing_item(line: str) -> str:
+    """The run id of a missing-run line (`<item>: <why>`; an item id ends with its bracketed model)."""
+    cut = line.find("]: ")
+    return line[:cut + 1] if cut >= 0 else line.partition(": ")[0]
+
+
+def name_runs(missing: list[str]) -> str:
+    names = [missing_item(m) for m in missing]
+    more = len(names) - NAMED_RUNS
+    return ", ".join(names[:NAMED_RUNS]) + (f" and {more} more" if more > 0 else "")
+
+
 def evaluate(cfg: GateConfig, scored: list[dict[str, Any]], missing: list[str]) -> Verdict:
     """Thresholds, missing runs and the baseline comparison, folded into one verdict."""
     checks = check_thresholds(cfg.exprs, scored)
@@ -298,7 +335,7 @@ def evaluate(cfg: GateConfig, scored: list[dict[str, Any]], missing: list[str]) 
     failures = [c.text() for c in checks if not c.ok]
     notes: list[str] = []
     if len(missing) > cfg.allow_missing:
-        failures.append(f"{len(missing)} missing run(s) > {cfg.allow_missing} allowed")
+        failures.append(f"{len(missing)} missing run(s) > {cfg.allow_missing} allowed: {name_runs(missing)}")
     elif missing:
         passes.append(f"{len(missing)} missing run(s) <= {cfg.allow_missing} allowed")
     comparison = None

@@ -1,4 +1,4 @@
-"""A session's outcome: each run once, the missing ones, and the gate's verdict."""
+"""A session's outcome: each run once, the missing ones (planned runs never played included), and the gate's verdict."""
 
 from __future__ import annotations
 
@@ -7,11 +7,15 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .gate import GateConfig, Verdict, evaluate, parse_gate
+from ..records.comparability import session_deviations
 from ..records.jsonl import Damage
-from ..records.run_record import MixedRunsError, RunView, damaged_runs, latest_attempts
-from ..records.sessions import load_results
+from ..records.run_record import NOT_PLAYED, MixedRunsError, RunView, damaged_item, damaged_runs, latest_attempts
+from ..records.sessions import load_results, unrecorded_runs
 from .aggregate import ModelSummary, summarize
 
+# Why a run was held back (a not-played record's stop_reason), as the summary names it.
+HELD_BACK = {"circuit_breaker": "circuit breaker", "max_cost": "--gw-max-cost reached"}
+NEVER_STARTED = "never started"
 
 
 def build_gate(exprs: Iterable[str], baseline: Path | None, max_drop: float | None, strict: bool,
@@ -40,6 +44,13 @@ class Outcome:
     problem: str | None = None
     verdict: Verdict | None = None
     runs: int = 0
+    not_played: dict[str, list[str]] = field(default_factory=dict)  # why → planned runs never played
+    view: RunView = field(default_factory=lambda: RunView([], []))  # each run once (empty when refused)
+    deviations: list[str] = field(default_factory=list)  # how the session differs from the standard protocol
+
+    def not_played_lines(self) -> list[str]:
+        """`N planned run(s) not played (why)`, one line per reason."""
+        return [f"{len(items)} planned run(s) not played ({why})" for why, items in self.not_played.items()]
 
 
 def unrecorded_missing(records: Iterable[dict[str, Any]], unrecorded: Iterable[str]) -> list[str]:
@@ -48,12 +59,30 @@ def unrecorded_missing(records: Iterable[dict[str, Any]], unrecorded: Iterable[s
     return [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
 
 
+def not_played(view: RunView, plan: dict[str, Any] | None, records: list[dict[str, Any]], failed: Iterable[str],
+               unstarted: str = NEVER_STARTED) -> tuple[dict[str, list[str]], list[str]]:
+    """(why → items) of runs never played, and the missing lines of planned runs no record names."""
+    groups: dict[str, list[str]] = {}
+    for rec in view.unscored:
+        if rec.get("status") == NOT_PLAYED:
+            groups.setdefault(HELD_BACK.get(rec.get("stop_reason") or "", "held back"), []).append(rec["item"])
+    failed = set(failed)
+    lines = []
+    for run in unrecorded_runs(plan, records):
+        if run["item"] not in failed:  # a failed item without a record is listed as "did not run to the end"
+            groups.setdefault(unstarted, []).append(run["item"])
+            lines.append(f"{run['item']}: not played ({unstarted})")
+    return groups, lines
+
+
 def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig,
+            plan: dict[str, Any] | None = None, unstarted: str = NEVER_STARTED,
             damaged: Iterable[Damage] = ()) -> Outcome:
-    """Aggregate a session (each run once) and judge it; items that failed without a record count as missing,
-    and so does a damaged line of results.jsonl whose run is not recorded again (see damaged_runs)."""
+    """Aggregate a session (each run once) and judge it against its plan: items that failed without a record
+    and planned runs that were never played count as missing, and so does a damaged line of results.jsonl
+    whose run is not recorded again (see damaged_runs)."""
     out = Outcome()
-    unrecorded = list(unrecorded)
+    unrecorded, damaged = list(unrecorded), list(damaged)
     extra = unrecorded_missing(records, unrecorded)
     try:
         view = latest_attempts(records)
@@ -61,9 +90,14 @@ def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: Gate
     except MixedRunsError as exc:
         out.problem = str(exc)
         view = RunView([], [])
+    out.view = view
     lost, out.damaged = damaged_runs(damaged, [r["item"] for r in records] + unrecorded)
-    out.missing = view.missing + extra + lost
+    # A planned run whose only record is a damaged line is missing once, as damaged, not also as never started.
+    damaged_items = [i for i in map(damaged_item, damaged) if i]
+    out.not_played, never = not_played(view, plan, records, unrecorded + damaged_items, unstarted)
+    out.missing = view.missing + extra + never + lost
     out.runs = len(view.scored)
+    out.deviations = session_deviations(plan, records)
     if gate.active:
         out.verdict = evaluate(gate, view.scored, out.missing)
         if out.problem:

@@ -11,12 +11,15 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from . import charts
-from ..records.baselines import TaskRates, read_baselines
+from ..records.baselines import BaselinesError, TaskRates, load as load_baselines, made_step_budget, task_rates
 from ..catalog.specs import GENRES
-from .outcome import unrecorded_missing
-from ..records.run_record import MixedRunsError, RunView, latest_attempts
-from .aggregate import ModelSummary, summarize, summary_key
-from ..records.run_record import damaged_runs, read_results
+from .gate import GateConfig
+from .outcome import outcome
+from ..records.comparability import normalization_problem, session_facts_of, step_budget
+from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunView, read_results
+from ..records.sessions import read_plan
+from .aggregate import ModelSummary, summary_key
+from ..records.jsonl import Damage
 from .run_viewer import PAGE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread
 
@@ -49,23 +52,32 @@ class PageData:
     normalized: dict[str, float | None] = field(default_factory=dict)
     elo: dict[str, float] = field(default_factory=dict)
     games: dict[str, dict[str, float]] = field(default_factory=dict)
+    not_played: list[str] = field(default_factory=list)  # `N planned run(s) not played (why)`
+    deviations: list[str] = field(default_factory=list)  # how the session differs from the standard protocol
+    not_normalized: str | None = None  # why no normalized score is given against these baselines
+    facts: dict[str, Any] = field(default_factory=dict)  # the session's comparability facts (endpoints, budget)
 
 
 def page_data(session: str, records: list[dict[str, Any]], baselines: TaskRates | None,
-              unrecorded: Iterable[str] = ()) -> PageData:
-    data = PageData(session, baselines=baselines)
-    try:
-        data.view = latest_attempts(records)
-    except MixedRunsError as exc:
-        data.problem = str(exc)
+              unrecorded: Iterable[str] = (), plan: dict[str, Any] | None = None, baselines_budget: int = 0,
+              damaged: Iterable[Damage] = ()) -> PageData:
+    """The page's figures; planned runs never played and damaged lines' runs are missing, and a session played
+    under another step budget than the baselines gets no normalized score."""
+    out = outcome(records, unrecorded, GateConfig(), plan, damaged=damaged)
+    data = PageData(session, baselines=baselines, problem=out.problem)
+    if out.problem:
         return data
-    data.summaries = summarize(data.view)
-    data.missing = data.view.missing + unrecorded_missing(records, unrecorded)
+    data.view, data.summaries, data.missing = out.view, out.summaries, out.missing
+    data.not_played, data.deviations = out.not_played_lines(), out.deviations
     scored = data.view.scored
     data.spreads = {m: {"sr": spread(v["sr"]), "pg": spread(v["pg"])} for m, v in repeat_values(scored).items()}
+    data.facts = session_facts_of(plan, records)
+    if baselines:
+        data.not_normalized = normalization_problem(step_budget(plan, records), baselines_budget,
+                                                    data.facts.get("task_budgets") or [])
     per_task = mean_progress(scored, "task")
-    data.normalized = {m: normalized_score(per_task.get(m, {}), baselines) if baselines else None
-                       for m in data.summaries}
+    data.normalized = {m: normalized_score(per_task.get(m, {}), baselines)
+                       if baselines and not data.not_normalized else None for m in data.summaries}
     data.elo = elo(matches(scored))
     data.games = mean_progress(scored, "game")
     return data
@@ -103,9 +115,13 @@ def _table6(data: PageData) -> str:
                         else '<td class="dim">–</td>' for g in GENRES)
         rows.append(f"<tr><td>{_model_label(s)}</td>{cells}<td class=\"strong\">{s.overall.sr:.1f} / "
                     f"{s.overall.pg:.1f}</td><td>{s.overall.runs}</td></tr>")
-    rows.append(f'<tr class="refhead"><td colspan="{len(GENRES) + 3}">Published figures, not measured here '
-                f'(source: {_e(ref["source"])})</td></tr>')
-    for r in ref["rows"]:
+    if data.deviations:  # the paper's rows were played under the standard protocol: not comparable
+        rows.append(f'<tr class="refhead"><td colspan="{len(GENRES) + 3}">Published figures not shown: this '
+                    f'session does not follow their protocol ({_e("; ".join(data.deviations))})</td></tr>')
+    else:
+        rows.append(f'<tr class="refhead"><td colspan="{len(GENRES) + 3}">Published figures, not measured here '
+                    f'(source: {_e(ref["source"])})</td></tr>')
+    for r in [] if data.deviations else ref["rows"]:
         cells = "".join(f"<td>{sr:.1f} / {pg:.1f}</td>" for sr, pg in r["sr_pg"])
         rows.append(f'<tr class="ref"><td><span class="tag">published</span> {_e(r["agent"])}</td>{cells}'
                     '<td class="dim">paper</td></tr>')
@@ -123,6 +139,7 @@ def _models(data: PageData) -> str:
         per_step = s.steps or 1
         norm = data.normalized.get(name)
         norm_cell = ('<span class="dim">no baselines</span>' if data.baselines is None
+                     else f'<span class="dim" title="{_e(data.not_normalized)}">n/a</span>' if data.not_normalized
                      else '<span class="dim">–</span>' if norm is None else f"{norm:.1f}")
         elo_cell = f"{data.elo[name]:.0f}" if name in data.elo else '<span class="dim">–</span>'
         missing = f' <span class="bad">+{len(s.missing)} missing</span>' if s.missing else ""
@@ -175,6 +192,16 @@ def _heatmap(data: PageData) -> str:
     return charts.heatmap(labels, models, values, "heatmap")
 
 
+def _endpoints(data: PageData) -> str:
+    """Where each provider model was reached (built-in agents have no endpoint)."""
+    ends = {m: h for m, h in (data.facts.get("endpoints") or {}).items() if h != "built-in"}
+    return "· endpoint " + ", ".join(f"{m} at {h}" for m, h in ends.items()) if ends else ""
+
+
+def _normalization_note(data: PageData) -> str:
+    return f"; <b>n/a</b> here: {_e(data.not_normalized)}" if data.not_normalized and data.baselines else ""
+
+
 def _no_charts() -> str:
     return ('<p class="note">Charts need matplotlib: <code>pip install "pytest-gameworld[report]"</code>, then '
             "<code>gameworld report SESSION --html</code>.</p>")
@@ -205,8 +232,9 @@ def _runs(data: PageData) -> str:
     for r in recs:
         href = viewer_href(r)
         link = f'<a href="{_e(href)}">viewer</a>' if href else ""
-        if r.get("status") != "ok":
-            cls, outcome = "fault", f'FAULT <span class="err">{_e(r.get("error") or r.get("status"))}</span>'
+        if r.get("status") != OK:
+            word = {NOT_PLAYED: "NOT PLAYED", INTERRUPTED: "INTERRUPTED"}.get(r.get("status"), "FAULT")
+            cls, outcome = "fault", f'{word} <span class="err">{_e(r.get("error") or r.get("status"))}</span>'
         elif r.get("success"):
             cls, outcome = "solved", "SOLVED"
         else:
@@ -220,8 +248,9 @@ def _runs(data: PageData) -> str:
 
 def _missing(data: PageData) -> str:
     if not data.missing:
-        return '<p class="good">None: every run was played to the end and scored.</p>'
-    return "<ul class=\"missing\">" + "".join(f"<li>{_e(m)}</li>" for m in data.missing) + "</ul>"
+        return '<p class="good">None: every planned run was played to the end and scored.</p>'
+    heads = "".join(f'<p class="bad">{_e(line)}</p>' for line in data.not_played)
+    return heads + "<ul class=\"missing\">" + "".join(f"<li>{_e(m)}</li>" for m in data.missing) + "</ul>"
 
 
 STYLE = """
@@ -242,7 +271,8 @@ tr.fault td{background:#fdecec}tr.fault td:nth-child(5){color:#b3261e;font-weigh
 tr.unsolved td:nth-child(5){color:#8a5a00}.err{font-weight:400;white-space:normal}
 table.runs td:nth-child(2){font-family:ui-monospace,monospace;font-size:12px}
 .note{background:#f0f4ff;border-left:3px solid #4477aa;padding:6px 10px}.good{color:#137333}
-.bad{color:#b3261e}ul.missing li{font-family:ui-monospace,monospace;font-size:12px;color:#b3261e}
+.bad{color:#b3261e}.nonstandard{background:#fff4e5;border-left:4px solid #d9822b;padding:8px 12px;
+margin:16px 0;font-weight:600;color:#7a3e00}ul.missing li{font-family:ui-monospace,monospace;font-size:12px;color:#b3261e}
 svg.chart{max-width:100%;height:auto;display:block;margin-top:10px}
 table.runs td:nth-child(2),table.runs td:nth-child(3),table.runs th:nth-child(2),table.runs th:nth-child(3){text-align:left}.grid{display:flex;gap:16px;flex-wrap:wrap}
 .grid>section{flex:1 1 480px}
@@ -255,11 +285,15 @@ def render(data: PageData, generated: str) -> str:
     versions = sorted({r.get("catalog_version", "") for r in data.view.scored if r.get("catalog_version")})
     protocols = sorted({r.get("protocol") or "paused" for r in data.view.scored})
     problem = f'<section><p class="bad">{_e(data.problem)}</p></section>' if data.problem else ""
+    if data.deviations:
+        problem += (f'<p class="nonstandard">Non-standard session: {_e("; ".join(data.deviations))}. '
+                    "Not comparable with the published figures or with standard sessions.</p>")
     body = "" if data.problem else f"""
-<section><h2>SR / PG (%) by genre — measured here, with the paper's published rows</h2>{_table6(data)}</section>
+<section><h2>SR / PG (%) by genre — measured here{"" if data.deviations else ", with the paper's published rows"}</h2>
+{_table6(data)}</section>
 <section><h2>Per model: spread over repeats, normalized score, Elo, validity and cost</h2>{_models(data)}
 <p class="dim">Normalized = (PG − PG<sub>random</sub>) / (PG<sub>oracle</sub> − PG<sub>random</sub>) over the
-tasks the baselines cover. Elo: every pair of models on every task and repeat both played (higher progress wins,
+tasks the baselines cover{_normalization_note(data)}. Elo: every pair of models on every task and repeat both played (higher progress wins,
 equal is a draw), K = 16 from 1500, averaged over 200 random match orders{"" if len(data.summaries) > 1
 else "; needs two or more models"}.</p></section>
 <div class="grid"><section><h2>PG (%) per game × model</h2>{_heatmap(data)}</section>
@@ -275,21 +309,33 @@ else "; needs two or more models"}.</p></section>
 <title>GameWorld results — {_e(data.session)}</title><style>{STYLE}</style></head>
 <body><header><h1>GameWorld results — session {_e(data.session)}</h1>
 <p>{runs} scored runs · {len(data.missing)} missing · models: {_e(models)} · protocol: {_e(", ".join(protocols) or "–")}
+{_e(_endpoints(data))}
 · catalog {_e(", ".join(versions) or "–")} · written {_e(generated)}</p></header>
 <main>{problem}{body}</main></body></html>
 """
 
 
-def write_results_page(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = ()) -> Path:
-    """Write <session>/index.html (and any run's missing viewer); returns the page's path."""
+def write_results_page(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = (),
+                       baselines: Path | None = None) -> Path:
+    """Write <session>/index.html (and any run's missing viewer); returns the page's path.
+
+    Baselines: the file given, else the one the session named (--gw-baselines), else the catalog's.
+    """
     from ..catalog.native import default_catalog_dir
 
-    unrecorded = list(unrecorded)
     lines = read_results(session_dir / "results.jsonl")
     records = lines.records
+    plan = read_plan(session_dir)
     write_missing_viewers(session_dir, records)
-    data = page_data(session_dir.name, records, read_baselines(catalog_root or default_catalog_dir()), unrecorded)
-    data.missing += damaged_runs(lines.damaged, [r["item"] for r in records] + list(unrecorded))[0]
+    named = ((plan or {}).get("options") or {}).get("baselines")
+    source = baselines or (Path(named) if named else None) or catalog_root or default_catalog_dir()
+    try:
+        found = load_baselines(source)
+    except BaselinesError:
+        found = None
+    rates = task_rates(found) if found is not None else None
+    data = page_data(session_dir.name, records, rates, unrecorded, plan, made_step_budget(found) if found else 0,
+                     lines.damaged)
     path = session_dir / PAGE_NAME
     now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     path.write_text(render(data, now), encoding="utf-8")

@@ -131,7 +131,7 @@ SCRIPT = r"""
     out.textContent = e.success ? "SOLVED" : "PG " + pct(e.progress);
     out.className = "badge " + (e.success ? "valid" : "unsolved");
   } else {
-    out.textContent = "FAULT: " + (e.error || e.status || "did not finish");
+    out.textContent = (e.status === "interrupted" ? "INTERRUPTED: " : "FAULT: ") + (e.error || e.status || "did not finish");
     out.className = "badge fault";
   }
   var slider = $("slider");

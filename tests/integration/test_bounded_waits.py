@@ -33,12 +33,14 @@ def test_a_hanging_endpoint_ends_the_session_within_the_step_bound_times_k(serve
     elapsed = time.monotonic() - started
     out = r.stdout
     assert r.returncode == 1, out[-3000:]
-    assert "2 failed" in out and "3 skipped" in out, out[-3000:]
-    lines = [json.loads(x) for x in (tmp_path / "out" / "s" / "results.jsonl").read_text().splitlines()]
-    assert [x["status"] for x in lines] == ["error", "error"]
+    assert "2 failed" in out and "3 errors" in out and "skipped" not in out, out[-3000:]
+    records = [json.loads(x) for x in (tmp_path / "out" / "s" / "results.jsonl").read_text().splitlines()]
+    assert [x["status"] for x in records] == ["error", "error"] + ["not_played"] * 3
+    lines = records[:2]
     assert all("step limit of 2 s" in x["error"] for x in lines), [x["error"] for x in lines]
     breaker = [ln for ln in out.splitlines() if ln.startswith("circuit breaker: glm-4.6v failed 2 runs in a row")]
-    assert len(breaker) == 1 and breaker[0].endswith("3 remaining run(s) skipped"), out[-3000:]
+    assert len(breaker) == 1 and breaker[0].endswith("3 remaining run(s) not played"), out[-3000:]
+    assert "3 planned run(s) not played (circuit breaker)" in out
     # Two runs of one bounded step each; the rest is pytest, Chromium and the SDK starting up.
     at = [(datetime.fromisoformat(x["started_at"]), datetime.fromisoformat(x["finished_at"])) for x in lines]
     played = (at[-1][1] - at[0][0]).total_seconds()

@@ -213,7 +213,9 @@ def test_max_cost_stops_starting_new_runs(serve, tmp_path):
                 "--gw-model-opt", f"endpoint.api_key_env={KEY_ENV}", "-k", "01_01 or 01_02 or 01_03",
                 "--gw-max-steps", "2", "--gw-max-cost", "0.000001", "--gw-results", "out", "--gw-session", "s",
                 "-rs")
-    assert r.returncode == 0, r.stdout[-3000:]
-    assert "1 passed, 2 skipped" in r.stdout and "--gw-max-cost reached" in r.stdout
-    lines = (tmp_path / "out" / "s" / "results.jsonl").read_text().splitlines()
-    assert len(lines) == 1 and json.loads(lines[0])["cost_usd"] > 0
+    assert r.returncode == 1, r.stdout[-3000:]  # runs not played are missing, never a plain skip
+    assert "1 passed, 167 deselected, 2 errors" in r.stdout and "--gw-max-cost reached" in r.stdout
+    assert "2 planned run(s) not played (--gw-max-cost reached)" in r.stdout
+    lines = [json.loads(x) for x in (tmp_path / "out" / "s" / "results.jsonl").read_text().splitlines()]
+    assert [x["status"] for x in lines] == ["ok", "not_played", "not_played"] and lines[0]["cost_usd"] > 0
+    assert not (tmp_path / "out/s/runs/puzzle/01-2048/01_02").exists(), "a run held back opens no page or folder"

@@ -149,6 +149,9 @@ def test_a_gone_endpoint_stops_the_session_after_one_run_with_one_line(tmp_path)
     interrupted = [ln for ln in r.stdout.splitlines() if "Interrupted:" in ln]
     assert len(interrupted) == 1 and f"browser endpoint {endpoint} unreachable" in interrupted[0], r.stdout[-3000:]
     assert "1 error" in r.stdout and "passed" not in r.stdout
+    # the runs it never started are missing too, with why
+    assert f"3 planned run(s) not played (the session stopped: browser endpoint {endpoint} unreachable" in r.stdout
+    assert "missing runs (not scored, re-run with --lf): 4" in r.stdout
 
 
 def merge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -169,4 +172,4 @@ def test_four_shards_merged_equal_the_unsharded_session_and_a_missing_shard_fail
     assert "1 gap(s)" in m3.stdout and "gap: shard 3/4 was not merged" in m3.stdout
     gate = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "report", "merged3", "--gate", "sr>=0"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert gate.returncode == 1 and "GameWorld gate: FAIL (1 missing run(s) > 0 allowed)" in gate.stdout
+    assert gate.returncode == 1 and "GameWorld gate: FAIL (1 missing run(s) > 0 allowed: " in gate.stdout

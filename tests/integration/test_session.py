@@ -224,6 +224,9 @@ def test_gameworld_validate_checks_files_and_start_states(tmp_path):
                         timeout=300)
     assert ok.returncode == 0, ok.stderr
     assert f"{len(CAT.games)} games, {N_TASKS} tasks" in ok.stdout and ok.stdout.rstrip().endswith("OK")
+    progress = [ln for ln in ok.stderr.splitlines() if ln.startswith("validate [")]  # one line per game, as it goes
+    assert len(progress) == len(CAT.games), ok.stderr[-2000:]
+    assert progress[0].startswith(f"validate [1/{len(CAT.games)}] 01-2048: 5 task(s), ok (")
     cat = tmp_path / "cat"
     shutil.copytree(default_catalog_dir(), cat)
     task = cat / "tasks" / "01-2048" / "01_02.yaml"
@@ -232,6 +235,7 @@ def test_gameworld_validate_checks_files_and_start_states(tmp_path):
                          text=True, timeout=300)
     assert bad.returncode == 1
     assert "01-2048/01_02: score field 'game_state.levl' is missing from the state" in bad.stderr
+    assert f"validate [1/{len(CAT.games)}] 01-2048: 5 task(s), 1 problem(s) (" in bad.stderr
 
 
 CRASHING_CONFTEST = '''

@@ -6,6 +6,7 @@ import pytest
 
 from pytest_gameworld.report.gate import (
     GateConfig, GateError, bootstrap_interval, check_thresholds, compare, drop_findings, evaluate, parse_gate,
+    scope_problem,
 )
 
 
@@ -99,9 +100,13 @@ def test_verdict_folds_thresholds_missing_and_baseline():
     runs = [run(progress=0.6)]
     ok = evaluate(GateConfig(exprs=[parse_gate("pg>=40")]), runs, [])
     assert ok.ok and ok.line() == "GameWorld gate: PASS (pg 60.0 >= 40)"
-    missing = evaluate(GateConfig(exprs=[parse_gate("pg>=40")]), runs, ["x: boom"])
-    assert not missing.ok and missing.line() == "GameWorld gate: FAIL (1 missing run(s) > 0 allowed)"
+    missing = evaluate(GateConfig(exprs=[parse_gate("pg>=40")]), runs, ["p/g/01_02[m]: boom"])
+    assert not missing.ok and missing.line() == "GameWorld gate: FAIL (1 missing run(s) > 0 allowed: p/g/01_02[m])"
     assert evaluate(GateConfig(exprs=[parse_gate("pg>=40")], allow_missing=1), runs, ["x: boom"]).ok
+    many = [f"p/g/01_0{i}[replay:a/b]: not played: --gw-max-cost reached: $1 of $1 spent" for i in range(1, 8)]
+    named = evaluate(GateConfig(exprs=[parse_gate("pg>=40")], allow_missing=2), runs, many).line()
+    assert named == ("GameWorld gate: FAIL (7 missing run(s) > 2 allowed: p/g/01_01[replay:a/b], p/g/01_02[replay:a/b], "
+                     "p/g/01_03[replay:a/b], p/g/01_04[replay:a/b], p/g/01_05[replay:a/b] and 2 more)")
     base, now = _pairs([1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
     dropped = evaluate(GateConfig(baseline=base, max_drop=10), now, [])
     assert not dropped.ok and "pg[overall,m] dropped 100.0 > 10" in dropped.line()
@@ -117,3 +122,17 @@ def test_two_single_model_sessions_pair_across_model_names():
     assert cmp.notes == ["comparing model new with the baseline's model old"]
     two = compare(base + [run(task="a", model="other")], [run(task="a", model="new")])
     assert two.shared == 0
+
+
+def test_a_scope_that_selects_no_run_is_one_line_with_the_closest_name():
+    runs = [run(), run(task="13_01", genre="runner", game="13-flappy-bird", level=2, model="oracle")]
+    assert scope_problem(parse_gate("pg[puzzle]>=10"), runs) is None
+    assert scope_problem(parse_gate("pg[L2,oracle]>=10"), runs) is None
+    typo = scope_problem(parse_gate("pg[puzle]>=10"), runs)
+    assert typo == ("gate 'pg[puzle]>=10': scope 'puzle' matches no run of this session (genres puzzle, runner; "
+                    "levels L2, L4; games 01-2048, 13-flappy-bird; models m, oracle); did you mean 'puzzle'?")
+    assert scope_problem(parse_gate("sr[13-flapy-bird]>=1"), runs).endswith("did you mean '13-flappy-bird'?")
+    assert scope_problem(parse_gate("sr[arcade]>=1"), runs).startswith("gate 'sr[arcade]>=1': scope 'arcade' matches")
+    both = scope_problem(parse_gate("pg[runner,L4]>=1"), runs)
+    assert both == "gate 'pg[runner,L4]>=1': no run of this session is in all of [runner,L4] at once"
+    assert scope_problem(parse_gate("pg[puzle]>=10"), []) is None  # nothing selected: nothing to judge

@@ -13,11 +13,12 @@ PACKAGE = Path(__file__).resolve().parents[2] / "pytest_gameworld"
 SUBPACKAGES = ("plugin", "catalog", "browser", "play", "agents", "endpoint", "records", "report")
 # Parsing, legality, evaluation, aggregation and the gate: unit-testable without a browser or pytest.
 PURE = (
-    "catalog.specs", "catalog.run_cases", "catalog.listing",
+    "catalog.specs", "catalog.run_cases", "catalog.listing", "catalog.keywords",
     "play.actions", "play.evaluator", "play.semantic", "play.output_limits", "play.prompts", "play.tally",
     "agents.providers.textformats", "agents.providers.coords", "agents.providers.keys",
     "agents.providers.memory", "agents.providers.tools",
     "records.run_record", "records.jsonl", "records.shards", "records.circuit_breaker", "records.baselines",
+    "records.comparability",
     "report.aggregate", "report.gate", "report.standings", "report.summary_formats",
 )
 # Top-level names that must not be imported, and package prefixes that must not be either.

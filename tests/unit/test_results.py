@@ -1,7 +1,6 @@
 """Aggregation into SR/PG by genre, model and repeat; IAR; missing runs; the table layout."""
 
 import itertools
-import json
 
 import pytest
 

@@ -30,8 +30,14 @@ def test_list_games_filters_by_genre_and_level_and_counts_tasks():
 
 def test_list_tasks_and_models_filter_by_text_and_interface():
     cat = load_catalog()
-    tasks = catalog_rows(cat, "tasks", contains="flappy")
+    tasks = catalog_rows(cat, "tasks", keywords="flappy")
     assert [r[0] for r in tasks[1:]] == [f"13-flappy-bird/13_0{i}" for i in range(1, 6)]
+    both = catalog_rows(cat, "games", keywords="wordle or minesweeper")
+    assert sorted(r[0] for r in both[1:]) == sorted(g for g in cat.games if "wordle" in g or "minesweeper" in g)
+    assert len(both) == 3
+    some = catalog_rows(cat, "tasks", keywords="puzzle and not L4 and (01 or 02)")
+    assert some[1:] and all(cat.games[r[0].split("/")[0]].genre == "puzzle" for r in some[1:])
+    assert all(cat.games[r[0].split("/")[0]].level != 4 for r in some[1:])
     models = catalog_rows(cat, "models", interface="cua")
     assert models[1:] and all(r[1] == "cua" for r in models[1:])
     assert "random-cua" in [r[0] for r in models[1:]] and "random" not in [r[0] for r in models[1:]]
@@ -97,3 +103,53 @@ def test_a_listing_piped_into_a_reader_that_has_gone_ends_quietly():
         os.close(write_end)
     assert "Traceback" not in proc.stderr and "BrokenPipeError" not in proc.stderr, proc.stderr
     assert proc.returncode == 141
+
+
+@pytest.mark.parametrize("expr", ["wordle", "wordle or minesweeper", "puzzle and not L4", "not (runner or L1)",
+                                  "13_0 and not 13_05", "game_2048", "(a or b) and (c or not d)", "L2 and L3"])
+def test_list_k_is_pytests_own_keyword_expression(expr):
+    from _pytest.mark.expression import Expression
+
+    from pytest_gameworld.catalog.keywords import compile_keywords
+    from pytest_gameworld.catalog.run_cases import game_mark
+
+    ours = compile_keywords(expr)
+    theirs = Expression.compile(expr)
+    cat = load_catalog()
+    for task in cat.tasks:
+        game = cat.games[task.game]
+        names = [task.id, game.id, game.genre, f"L{game.level}", game_mark(game)]
+        lowered = [n.lower() for n in names]
+        assert ours(names) == theirs.evaluate(lambda sub, *_: any(sub.lower() in n for n in lowered)), (expr, names)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["list", "--genre", "puzzel"], "gameworld list: --genre 'puzzel' is no genre (arcade, platformer, puzzle, runner, "
+                                    "simulation); did you mean 'puzzle'?"),
+    (["list", "--level", "7"], "gameworld list: --level 7 is no curriculum level (1 to 5)"),
+    (["list", "models", "--interface", "cau"], "gameworld list: --interface 'cau' is no interface (generalist, cua); "
+                                               "did you mean 'cua'?"),
+    (["list", "-k", "wordle or"], "gameworld list: -k 'wordle or': the expression ends too early"),
+    (["list", "-k", "(wordle"], "gameworld list: -k '(wordle': the expression ends too early"),
+    (["list", "-k", "wordle minesweeper"], "gameworld list: -k 'wordle minesweeper': unexpected 'minesweeper'"),
+])
+def test_list_refuses_unknown_filters_in_one_line_with_exit_4(capsys, argv, message):
+    from pytest_gameworld.cli import main
+
+    assert main(argv) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [message]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["calibrate", "-k", "wordle or"], "gameworld calibrate: -k 'wordle or': the expression ends too early"),
+    (["calibrate", "--repeat", "0"], "gameworld calibrate: --repeat must be at least 1"),
+    (["calibrate", "-n", "-1"], "gameworld calibrate: -n must be at least 0"),
+])
+def test_calibrate_refuses_a_bad_expression_or_count_before_playing(tmp_path, monkeypatch, capsys, argv, message):
+    from pytest_gameworld.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main([*argv, "--out", "b.json"]) == 4
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [message] and not list(tmp_path.iterdir())

@@ -1,0 +1,53 @@
+"""Checks made once before any game starts: each mistake is one line (a usage error, exit 4), not 170 faults."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..browser.sandbox import BrowserNotFound, find_browser
+from ..catalog.run_cases import Case
+from ..records.baselines import BaselinesError, load as load_baselines
+from ..report.gate import GateConfig, scope_problem
+from .options import Settings
+
+
+def browser_problem(settings: Settings) -> str | None:
+    """A Chromium named by --gw-browser-path or GW_BROWSER_PATH that is not there or cannot run."""
+    if settings.browser_endpoints:
+        return None  # the browsers live on their servers' hosts; a path is theirs to check
+    try:
+        found = find_browser(settings.browser_path)
+    except BrowserNotFound as exc:
+        return str(exc)
+    if found is not None and not os.access(found, os.X_OK):
+        return f"browser at {found!r} is not executable (from --gw-browser-path or GW_BROWSER_PATH)"
+    return None
+
+
+def baselines_problem(path: Path | None) -> str | None:
+    """--gw-baselines names a file that is missing or unreadable."""
+    if path is None:
+        return None
+    if not path.is_file():
+        return f"--gw-baselines {path}: no such file (`gameworld calibrate --out {path}` writes one)"
+    try:
+        load_baselines(path)
+    except BaselinesError as exc:
+        return f"--gw-baselines: {exc}"
+    return None
+
+
+def case_runs(cases: Iterable[Case]) -> list[dict[str, Any]]:
+    """What a gate scope can name of each case: genre, level, game and model."""
+    return [{"genre": c.game.genre, "level": c.game.level, "game": c.game.id, "model": c.model.name} for c in cases]
+
+
+def gate_scope_problem(gate: GateConfig, runs: list[dict[str, Any]]) -> str | None:
+    """The first gate expression whose scope selects none of the runs (one line), or None."""
+    for expr in gate.exprs:
+        problem = scope_problem(expr, runs)
+        if problem:
+            return problem
+    return None
