@@ -314,10 +314,10 @@ class GameSession:
             await mouse.click(a.x, a.y, button=a.button)
         elif a.kind == "click_hold":
             await mouse.move(a.x, a.y)
-            await mouse.down()
+            await mouse.down(button=a.button)
         elif a.kind == "drag":
             await mouse.move(a.x, a.y)
-            await mouse.down()
+            await mouse.down(button=a.button)
             await mouse.move(a.to_x, a.to_y, steps=8)
         elif a.kind in ("mouse_move", "scroll"):
             await mouse.move(a.x, a.y)
@@ -333,7 +333,7 @@ class GameSession:
             for k in reversed(a.keys):
                 await self.page.keyboard.up(k)
         elif a.kind in ("click_hold", "drag"):
-            await self.page.mouse.up()
+            await self.page.mouse.up(button=a.button)
 
     async def oracle_act(self, task: dict[str, Any], role: str) -> Any:
         """Ask the game's oracle.js for its next control (loaded on first use)."""
