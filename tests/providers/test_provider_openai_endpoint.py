@@ -57,7 +57,7 @@ async def test_chat_text_only_reply_has_no_calls(serve, spec_for, drive) -> None
     # Kimi as the original sends it: no tool choice, temperature 1.0, reasoning offered but not required.
     assert "tool_choice" not in reply.request and reply.request["temperature"] == 1.0
     params = reply.request["tools"][0]["function"]["parameters"]
-    assert "reasoning" in params["properties"] and "reasoning" not in params["required"]
+    assert "reasoning" in params["properties"] and "reasoning" not in params.get("required", [])
 
 
 @pytest.mark.parametrize("clicks", [True, False])
@@ -89,10 +89,10 @@ async def test_chat_memory_rounds_send_the_action_history(serve, spec_for, drive
     _, replies = await drive(spec_for("glm-4.6v", server, memory_rounds=2), steps=4)
     posts = server.posts(4)
     first, second, third, fourth = (p["request"]["messages"][1]["content"] for p in posts)
-    assert [part["type"] for part in first] == ["text", "image_url"] and first[0]["text"] == "Current screen:"
+    assert [part["type"] for part in first] == ["text", "image_url"] and first[0]["text"] == "Current screen:\n"
     texts = [part.get("text") for part in second]
     assert texts == ["## Action History\n", "Current screen:\n", None, "Reasoning: first thought\n",
-                     f'Action: {{"arguments": {json.dumps(args)}, "tool_name": "{name}"}}\n', "Current screen:", None]
+                     f'Action: {{"arguments": {json.dumps(args)}, "tool_name": "{name}"}}\n', "Current screen:\n", None]
     # An unknown control is recorded as called (its own reasoning argument kept); nothing says it was invalid.
     third_text = "".join(part.get("text") or "" for part in third)
     assert "first thought" in third_text and "Reasoning: why not\n" in third_text and "nonexistent" in third_text

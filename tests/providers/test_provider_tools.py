@@ -38,9 +38,9 @@ def test_a_control_without_args_takes_only_the_required_reasoning() -> None:
 
 def test_reasoning_can_be_optional_or_left_out() -> None:
     optional = tools.generalist_tools(ROLE, "optional")[0].parameters
-    assert optional == {"type": "object", "properties": {"reasoning": REASONING}, "required": []}
+    assert optional == {"type": "object", "properties": {"reasoning": REASONING}}  # no empty "required"
     omitted = tools.generalist_tools(ROLE, "omit")[0].parameters
-    assert omitted == {"type": "object", "properties": {}, "required": []}
+    assert omitted == {"type": "object", "properties": {}}
 
 
 def test_a_cell_argument_is_described_not_enumerated_and_aliases_only_for_the_papers_parsing() -> None:

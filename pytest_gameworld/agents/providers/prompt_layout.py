@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ...catalog.specs import ModelSpec, Role
 from . import qwen_format, uitars_format
 
-STEP_TEXT = "Current screen:"
+STEP_TEXT = "Current screen:\n"
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,10 @@ def control_tool(control: Control, reasoning: ReasoningArg = "required", aliases
     description = control.description.strip()
     if aliases and control.aliases:
         description += f" (also known as: {', '.join(control.aliases)})"
-    return ToolDef(control.id, description, {"type": "object", "properties": props, "required": required})
+    schema: dict[str, Any] = {"type": "object", "properties": props}
+    if required:  # the original leaves the key out when nothing is required
+        schema["required"] = required
+    return ToolDef(control.id, description, schema)
 
 
 def generalist_tools(role: Role, reasoning: ReasoningArg = "required", aliases: bool = False) -> list[ToolDef]:
