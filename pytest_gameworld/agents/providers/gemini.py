@@ -64,46 +64,53 @@ def computer_action(name: str, args: dict[str, Any]) -> Proposal:
     return Proposal(name, dict(args))
 
 
-def _grid(args: dict[str, Any], xk: str = "x", yk: str = "y") -> dict[str, float]:
-    """A point on the 0-999 grid, clamped as the original clamps it (a missing coordinate reads as 0)."""
+def _grid(args: dict[str, Any], xk: str = "x", yk: str = "y") -> dict[str, float] | None:
+    """A point on the 0-999 grid, clamped as the original clamps it (a missing coordinate reads as 0);
+    None when a coordinate is not a finite number (the original's parser fails on it)."""
     out = {}
     for key, name in ((xk, "x"), (yk, "y")):
         try:
             value = float(args.get(key, 0))
+            out[name] = min(max(round(value), 0), 1000)
         except (TypeError, ValueError, OverflowError):
-            value = 0.0
-        out[name] = min(max(round(value), 0), 1000) if value == value else 0
+            return None
     return out
+
+
+_POINTED = ("click_at", "right_click_at", "hover_at", "type_text_at", "drag_and_drop")
 
 
 def original_computer_action(name: str, args: dict[str, Any]) -> Proposal:
     """A computer-use function call as the original harness maps it.
 
     scroll_at presses the arrow key of its direction; click_at honours a ``button``; a drag that ends
-    where it starts is a hold; any other function (a navigation one, say) is refused: no tool call.
+    where it starts is a hold; a coordinate that is not a number, or any other function (a navigation
+    one, say), is refused: no tool call.
     """
     n = name.lower()
+    point = _grid(args) if n in _POINTED else {}
+    end = _grid(args, "destination_x", "destination_y") if n == "drag_and_drop" else {}
+    if point is None or end is None:
+        return Proposal(name or None, {}, malformed=f"{name}: a coordinate is not a number", refused=True)
     if n in ("click_at", "right_click_at"):
         button = "right" if n == "right_click_at" else str(args.get("button", "left")).lower()
-        out: dict[str, Any] = _grid(args)
-        return Proposal("click", {**out, "button": button} if button in ("right", "middle") else out)
+        return Proposal("click", {**point, "button": button} if button in ("right", "middle") else point)
     if n == "hover_at":
-        return Proposal("mouse_move", {**_grid(args), "from_centre": True})
+        return Proposal("mouse_move", {**point, "from_centre": True})
     if n == "type_text_at":
         text = str(args.get("text", ""))
         return Proposal("type", {"text": text + "\n" if args.get("press_enter") else text})
     if n == "scroll_at":
         return Proposal("press_key", {"key": _ARROWS.get(str(args.get("direction", "down")).lower(), "ArrowDown")})
     if n == "drag_and_drop":
-        start, end = _grid(args), _grid(args, "destination_x", "destination_y")
         hold = args.get("duration", args.get("hold_duration"))
         try:
             hold_s = {"duration": float(hold)} if hold is not None and float(hold) > 0 else {}
         except (TypeError, ValueError):
             hold_s = {}
-        if abs(start["x"] - end["x"]) <= 1 and abs(start["y"] - end["y"]) <= 1:
-            return Proposal("click_hold", {**start, **hold_s})
-        return Proposal("drag", {**start, "to_x": end["x"], "to_y": end["y"], **(hold_s or {"duration": 0.5})})
+        if abs(point["x"] - end["x"]) <= 1 and abs(point["y"] - end["y"]) <= 1:
+            return Proposal("click_hold", {**point, **hold_s})
+        return Proposal("drag", {**point, "to_x": end["x"], "to_y": end["y"], **(hold_s or {"duration": 0.5})})
     if n == "key_combination":
         keys = args.get("keys")
         parts = [k for k in re.split(r"[\s+]+", keys) if k] if isinstance(keys, str) else \
