@@ -16,7 +16,8 @@ PURE = (
     "catalog.specs", "catalog.run_cases", "catalog.listing",
     "play.actions", "play.evaluator", "play.semantic", "play.output_limits", "play.prompts", "play.tally",
     "agents.providers.textformats", "agents.providers.coords", "agents.providers.keys",
-    "agents.providers.memory", "agents.providers.tools",
+    "agents.providers.memory", "agents.providers.tools", "agents.providers.qwen_format",
+    "agents.providers.uitars_format", "agents.providers.prompt_layout",
     "records.run_record", "records.jsonl", "records.shards", "records.circuit_breaker", "records.baselines",
     "report.aggregate", "report.gate", "report.standings", "report.summary_formats",
 )
