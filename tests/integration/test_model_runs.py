@@ -158,7 +158,8 @@ def expected_validity(entry: dict, interface: str, parsing: str) -> str:
 
 
 COUNTS = {  # (valid, ntc, oos, extra calls) of the 20 scripted replies
-    ("generalist", "original"): (7, 4, 9, 1), ("generalist", "paper"): (10, 4, 6, 1), ("cua", "original"): (12, 4, 4, 1)}
+    ("generalist", "original"): (7, 4, 9, 1), ("generalist", "paper"): (10, 4, 6, 1),
+    ("cua", "original"): (12, 4, 4, 1)}
 
 
 @ASYNC

@@ -70,6 +70,17 @@ ROWS: list[tuple[str, str, str, str, dict[str, Any]]] = [
      {"kind": "wait"}),
     ("qwen3-vl-30b-cua", "2048", "<tool_call>{\"name\": \"computer_use\", 'arguments': {}}</tool_call>", "ntc",
      {"kind": "wait"}),
+    # Qwen3-VL generalist: a control called by its exact id in a <tool_call> (or <tool call>) block, or as a bare
+    # JSON object anywhere in the reply
+    ("qwen3-vl-30b", "2048", '<think>left</think>\n<tool_call>\n{"name": "move_left", "arguments": {}}\n</tool_call>',
+     "valid", {"kind": "press_key", "keys": ["ArrowLeft"]}),
+    ("qwen3-vl-30b", "2048", '<tool call>{"name": "move_up", "arguments": {"reasoning": "merge"}}</tool call>', "valid",
+     {"kind": "press_key", "keys": ["ArrowUp"]}),
+    ("qwen3-vl-30b", "2048", 'Thinking: slide down.\n{"name": "move_down", "arguments": {}}', "valid",
+     {"kind": "press_key", "keys": ["ArrowDown"]}),
+    ("qwen3-vl-30b", "2048", '<tool_call>{"name": "Move_Left", "arguments": {}}</tool_call>', "oos", {"kind": "wait"}),
+    ("qwen3-vl-30b", "2048", '<tool_call>{"name": "left", "arguments": {}}</tool_call>', "oos", {"kind": "wait"}),
+    ("qwen3-vl-30b", "2048", "<think>no idea</think> I would move left.", "ntc", {"kind": "wait"}),
     # Seed/UI-TARS: the GUI-agent verbs; UI-TARS points in screenshot pixels, Seed on the 0-1000 grid
     ("ui-tars-1.5-7b", "mines", uitars("click(point='<point>640 360</point>')"), "valid",
      {"kind": "click", "x": 640, "y": 360, "button": "left"}),

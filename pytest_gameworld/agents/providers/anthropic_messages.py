@@ -12,7 +12,7 @@ from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import key_args, key_list
+from .keys import SCROLL_ARROWS, key_args, key_list
 from .retry import Failure
 from .sdk import require, stainless_failure, warn_unnamed_parameter
 from .tools import computer_use_call, to_anthropic
@@ -67,7 +67,6 @@ def computer_action(action: str, inp: dict[str, Any]) -> Proposal:
     return Proposal(action, {k: v for k, v in inp.items() if k != "action"})
 
 
-_ARROWS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
 _CLICKS = {"left_click": None, "double_click": None, "triple_click": None, "right_click": "right",
            "middle_click": "middle"}
 
@@ -119,7 +118,7 @@ def original_computer_action(action: str, inp: dict[str, Any]) -> Proposal | Non
             return Proposal("click_hold", {"x": start[0], "y": start[1], **_hold(inp)})
         return Proposal("drag", {"x": start[0], "y": start[1], "to_x": end[0], "to_y": end[1]})
     if action == "scroll":
-        return Proposal("press_key", {"key": _ARROWS.get(str(inp.get("scroll_direction", "down")).lower(),
+        return Proposal("press_key", {"key": SCROLL_ARROWS.get(str(inp.get("scroll_direction", "down")).lower(),
                                                            "ArrowDown")})
     if action == "type":
         return None if inp.get("text") is None else Proposal("type", {"text": str(inp["text"])})

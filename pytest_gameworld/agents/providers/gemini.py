@@ -11,7 +11,7 @@ from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import key_args, key_list
+from .keys import SCROLL_ARROWS, key_args, key_list
 from .retry import RETRYABLE_STATUS, Failure, retry_after_seconds
 from .sdk import require
 from .tools import computer_use_call, to_gemini
@@ -19,7 +19,6 @@ from .tools import computer_use_call, to_gemini
 # Browser navigation and page scrolling have no meaning in a single-page game; as in the original, the
 # model is not offered them.
 EXCLUDED_FUNCTIONS = ["open_web_browser", "go_back", "go_forward", "search", "navigate", "scroll_document"]
-_ARROWS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
 DEFAULT_MAGNITUDE = 800  # Gemini's default scroll distance, on its 0-999 grid
 _TRANSIENT = {"TimeoutException", "ConnectError", "NetworkError", "RemoteProtocolError", "ReadError",
               "ClientConnectorError", "ClientOSError", "ServerDisconnectedError"}
@@ -101,7 +100,8 @@ def original_computer_action(name: str, args: dict[str, Any]) -> Proposal:
         text = str(args.get("text", ""))
         return Proposal("type", {"text": text + "\n" if args.get("press_enter") else text})
     if n == "scroll_at":
-        return Proposal("press_key", {"key": _ARROWS.get(str(args.get("direction", "down")).lower(), "ArrowDown")})
+        direction = str(args.get("direction", "down")).lower()
+        return Proposal("press_key", {"key": SCROLL_ARROWS.get(direction, "ArrowDown")})
     if n == "drag_and_drop":
         hold = args.get("duration", args.get("hold_duration"))
         try:

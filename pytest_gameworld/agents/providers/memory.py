@@ -75,9 +75,10 @@ class Memory:
             if r.image is not None:
                 out.append(r.image)
             reasoning = r.reasoning.strip()
+            if len(reasoning) > MAX_REASONING_CHARS:
+                reasoning = "…" + reasoning[-MAX_REASONING_CHARS:]
             if reasoning:
-                clipped = reasoning if len(reasoning) <= MAX_REASONING_CHARS else "…" + reasoning[-MAX_REASONING_CHARS:]
-                out.append(_line(f"Reasoning: {clipped}"))
+                out.append(_line(f"Reasoning: {reasoning}"))
             if r.action:
                 out.append(_line(f"Action: {r.action}"))
         return out

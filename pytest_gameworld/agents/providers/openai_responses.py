@@ -12,7 +12,7 @@ from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import key_args, key_list
+from .keys import SCROLL_ARROWS, key_args, key_list
 from .openai_chat import make_openai_client
 from .retry import Failure
 from .sdk import require, stainless_failure
@@ -58,7 +58,6 @@ def computer_action(action: dict[str, Any]) -> Proposal:
     return Proposal(kind or None, {k: v for k, v in action.items() if k != "type"})
 
 
-_ARROWS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
 
 
 def _number(value: Any) -> float | None:
@@ -68,7 +67,8 @@ def _number(value: Any) -> float | None:
         return None
 
 
-def _xy(action: dict[str, Any], pairs: tuple[tuple[str, str], ...], boxes: tuple[str, ...] = ()) -> tuple[float, float] | None:
+def _xy(action: dict[str, Any], pairs: tuple[tuple[str, str], ...],
+        boxes: tuple[str, ...] = ()) -> tuple[float, float] | None:
     """The first point found under a pair of names or in a [x, y] / {x, y} container."""
     for xk, yk in pairs:
         x, y = _number(action.get(xk)), _number(action.get(yk))
@@ -102,7 +102,8 @@ def original_computer_action(action: dict[str, Any]) -> Proposal | None:
         button = str(action.get("button")).lower() if kind == "click" and action.get("button") is not None else ""
         return Proposal("click", {**args, "button": button} if button in ("right", "middle") else args)
     if kind in ("drag", "drag_to"):
-        start = _xy(action, (("start_x", "start_y"), ("from_x", "from_y")), ("start", "from", "origin", "start_position"))
+        start = _xy(action, (("start_x", "start_y"), ("from_x", "from_y")),
+                    ("start", "from", "origin", "start_position"))
         end = _xy(action, (("end_x", "end_y"), ("destination_x", "destination_y"), ("x", "y")),
                   ("end", "to", "destination", "coordinate", "position"))
         hold = {"duration": d} if (d := _number(action.get("duration"))) is not None and d > 0 else {}
@@ -116,7 +117,7 @@ def original_computer_action(action: dict[str, Any]) -> Proposal | None:
     if kind == "scroll":
         sx, sy = int(_number(action.get("scroll_x")) or 0), int(_number(action.get("scroll_y")) or 0)
         direction = "down" if sy > 0 else "up" if sy < 0 else "right" if sx > 0 else "left" if sx < 0 else "down"
-        return Proposal("press_key", {"key": _ARROWS[direction]})
+        return Proposal("press_key", {"key": SCROLL_ARROWS[direction]})
     if kind == "keypress":
         raw = action.get("keys")
         keys = [str(k) for k in raw] if isinstance(raw, (list, tuple)) else \

@@ -163,6 +163,19 @@ def _keys(value: Any) -> list[str]:
     return []
 
 
+def mouse_call(verb: str, out: dict[str, Any], args: dict[str, Any]) -> Proposal:
+    """click, click_hold or mouse_move at ``out``'s point, read as the original reads its button and hold;
+    a pointer move starts from the screen's centre, as the original moves it."""
+    if verb == "mouse_move":
+        return Proposal(verb, {**out, "from_centre": True})
+    button = str(args.get("button", "")).strip().lower()
+    if button in ("right", "middle"):
+        out["button"] = button
+    if verb == "click_hold" and seconds(args.get("duration")) is not None:
+        out["duration"] = seconds(args.get("duration"))
+    return Proposal(verb, out)
+
+
 def _computer(text: str) -> list[Proposal]:
     calls: list[Proposal] = []
     for m in _CUA_BLOCK.finditer(text):
@@ -191,15 +204,7 @@ def _verb(verb: str, args: dict[str, Any]) -> Proposal | None:
         point = grid_point(args.get("coordinate"))
         if point is None:
             return None
-        out: dict[str, Any] = {"x": point[0], "y": point[1]}
-        if verb == "mouse_move":
-            return Proposal(verb, {**out, "from_centre": True})
-        button = str(args.get("button", "")).strip().lower()
-        if button in ("right", "middle"):
-            out["button"] = button
-        if verb == "click_hold" and seconds(args.get("duration")) is not None:
-            out["duration"] = seconds(args.get("duration"))
-        return Proposal(verb, out)
+        return mouse_call(verb, {"x": point[0], "y": point[1]}, args)
     if verb == "drag":
         start = grid_point(args.get("start_coordinate") or args.get("start"))
         end = grid_point(args.get("coordinate") or args.get("end_coordinate") or args.get("end"))

@@ -121,7 +121,8 @@ def to_openai_responses(tool: ToolDef, strict: bool = False) -> dict[str, Any]:
 def to_anthropic(tool: ToolDef, strict: bool = False) -> dict[str, Any]:
     """An Anthropic custom tool; strict as for Responses."""
     schema = strict_schema(tool.parameters) if strict else None
-    out: dict[str, Any] = {"name": tool.name, "description": tool.description, "input_schema": schema or tool.parameters}
+    out: dict[str, Any] = {"name": tool.name, "description": tool.description,
+                           "input_schema": schema or tool.parameters}
     if schema is not None:
         out["strict"] = True
     return out

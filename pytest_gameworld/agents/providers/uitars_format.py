@@ -16,7 +16,7 @@ from typing import Any
 
 from ...catalog.specs import Role
 from ...play.actions import Proposal
-from .qwen_format import example_keys, refused, seconds
+from .qwen_format import example_keys, mouse_call, refused, seconds
 
 RETIRED_VERBS = frozenset({
     "left_single", "left_click", "right_single", "right_click", "left_click_hold", "left_hold", "mouse_down",
@@ -137,7 +137,7 @@ def _action(verb: str, kw: dict[str, Any], normalized: bool, json_form: bool = F
         if where is None:
             return refused(f"{verb} needs a point")
         out: dict[str, Any] = {"x": where[0], "y": where[1]}
-        return [_mouse(verb, out, kw)]
+        return [mouse_call(verb, out, kw)]
     if verb == "drag":
         start = next((kw[k] for k in ("start_point", "start", "start_box", "point") if kw.get(k)), None)
         end = next((kw[k] for k in ("end_point", "end", "end_box") if kw.get(k)), None)
@@ -167,17 +167,6 @@ def _action(verb: str, kw: dict[str, Any], normalized: bool, json_form: bool = F
     return refused(f"unknown action {verb!r}")
 
 
-def _mouse(verb: str, out: dict[str, Any], kw: dict[str, Any]) -> Proposal:
-    if verb == "mouse_move":
-        return Proposal(verb, {**out, "from_centre": True})
-    button = str(kw.get("button", "")).strip().lower()
-    if button in ("right", "middle"):
-        out["button"] = button
-    if verb == "click_hold" and seconds(kw.get("duration")) is not None:
-        out["duration"] = seconds(kw.get("duration"))
-    return Proposal(verb, out)
-
-
 def _json_action(verb: str, obj: dict[str, Any]) -> list[Proposal]:
     """The JSON form (``{"action": "click", "x": …, "y": …}``): numbers as given, no grid clamping."""
     if verb in ("click", "click_hold", "mouse_move"):
@@ -185,7 +174,7 @@ def _json_action(verb: str, obj: dict[str, Any]) -> list[Proposal]:
             out: dict[str, Any] = {"x": float(obj["x"]), "y": float(obj["y"])}
         except (KeyError, TypeError, ValueError):
             return refused(f"{verb} needs numeric x and y")
-        return [_mouse(verb, out, obj)]
+        return [mouse_call(verb, out, obj)]
     if verb in ("press_key", "press_keys"):
         raw = obj.get("key", "") if verb == "press_key" else obj.get("keys", obj.get("key", ""))
         keys = ([k.strip() for k in raw if isinstance(k, str) and k.strip()] if isinstance(raw, (list, tuple))
