@@ -64,10 +64,10 @@ async def test_anthropic_native_computer_tool_as_the_original(serve, spec_for, d
     calls = [r.calls[0] if r.calls else None for r in replies]
     assert calls[0] == Proposal("click", {"x": 100, "y": 200})
     assert calls[1] == Proposal("click", {"x": 10, "y": 20, "button": "right"})
-    assert calls[2] == Proposal("press_key", {"key": "left"})  # xdotool "Left", lower-cased as the original does
+    assert calls[2] == Proposal("press_key", {"key": "ArrowLeft"})  # xdotool "Left", read as the original reads it
     assert calls[3] == Proposal("press_key", {"key": "ArrowUp"})  # a scroll presses its arrow key
     assert calls[4] == Proposal("drag", {"x": 1, "y": 2, "to_x": 3, "to_y": 40})
-    assert calls[5] == Proposal("press_key", {"key": "space", "duration": 1.0})
+    assert calls[5] == Proposal("press_key", {"key": "Space", "duration": 1.0})
     assert calls[6] == Proposal("type", {"text": "go"})
     assert calls[7] == Proposal("wait", {"duration": 1.0})
     assert calls[8] is None  # a screenshot request is no action

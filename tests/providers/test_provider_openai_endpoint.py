@@ -141,7 +141,7 @@ async def test_responses_native_computer_use_as_the_original(serve, spec_for, dr
     _, replies = await drive(spec, steps=6)
     assert replies[0].calls == [Proposal("click", {"x": 100, "y": 200})] and replies[0].reasoning == "click it"
     assert replies[1].calls == [Proposal("click", {"x": 7, "y": 8, "button": "right"})]
-    assert replies[2].calls == [Proposal("press_key", {"key": "ARROWLEFT"})]  # OpenAI's spelling, read as ArrowLeft
+    assert replies[2].calls == [Proposal("press_key", {"key": "ArrowLeft"})]  # OpenAI's ARROWLEFT, as the original reads it
     assert replies[3].calls == []  # the original reads no path: a drag is no call
     assert replies[4].calls == [Proposal("press_key", {"key": "ArrowUp"})]  # a scroll presses its arrow key
     assert replies[5].calls == []

@@ -98,7 +98,7 @@ async def test_seed_cua_points_on_the_grid_and_memory(serve, spec_for, drive) ->
     _, replies = await drive(spec_for("seed-1.8-cua", server), steps=3, cua={"clicks": True})
     assert replies[0].calls == [Proposal("click", {"x": 320, "y": 360})]
     assert replies[1].calls[0].refused  # hotkey is not in the original's action space
-    assert replies[2].calls == [Proposal("press_keys", {"keys": ["space", "up"]})]
+    assert replies[2].calls == [Proposal("press_keys", {"keys": ["Space", "ArrowUp"]})]
     history = [p.get("text") for p in server.posts(3)[2]["request"]["messages"][1]["content"]]
     # The history shows each step's screenshot and the action read from it; the refused one has no Action line.
     assert 'Action: {"action": "click", "x": 320, "y": 360}\n' in history

@@ -12,7 +12,7 @@ from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import SCROLL_ARROWS, key_args, key_list
+from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
 from .retry import Failure
 from .sdk import require, stainless_failure, warn_unnamed_parameter
 from .tools import computer_use_call, to_anthropic
@@ -129,7 +129,7 @@ def original_computer_action(action: str, inp: dict[str, Any]) -> Proposal | Non
         keys = [k for item in items for k in re.split(r"[+ ]", item.strip().lower()) if k]
         if not keys:
             return None
-        name, kargs = key_args(keys, **(_hold(inp) if action == "hold_key" else {}))
+        name, kargs = key_args(original_spelling(keys), **(_hold(inp) if action == "hold_key" else {}))
         return Proposal(name, kargs)
     if action == "wait":
         return Proposal("wait", _hold(inp))

@@ -11,7 +11,7 @@ from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import SCROLL_ARROWS, key_args, key_list
+from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
 from .retry import RETRYABLE_STATUS, Failure, retry_after_seconds
 from .sdk import require
 from .tools import computer_use_call, to_gemini
@@ -117,7 +117,7 @@ def original_computer_action(name: str, args: dict[str, Any]) -> Proposal:
             [str(k) for k in keys] if isinstance(keys, (list, tuple)) else []
         if not parts:
             return Proposal(None, {}, malformed="key_combination without keys", refused=True)
-        kname, kargs = key_args(parts)
+        kname, kargs = key_args(original_spelling(parts))
         return Proposal(kname, kargs)
     if n == "wait_5_seconds":
         return Proposal("wait", {"duration": 5.0})

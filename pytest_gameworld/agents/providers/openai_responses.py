@@ -12,7 +12,7 @@ from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import SCROLL_ARROWS, key_args, key_list
+from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
 from .openai_chat import make_openai_client
 from .retry import Failure
 from .sdk import require, stainless_failure
@@ -124,7 +124,7 @@ def original_computer_action(action: dict[str, Any]) -> Proposal | None:
             [k for k in re.split(r"[\s+]+", raw) if k] if isinstance(raw, str) else []
         if not keys:
             return None
-        name, args = key_args(keys)
+        name, args = key_args(original_spelling(keys))
         return Proposal(name, args)
     if kind == "type":
         text = action.get("text")

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...catalog.specs import Role
 from ...play.actions import Proposal
+from .keys import original_spelling
 from .qwen_format import example_keys, mouse_call, refused, seconds
 
 RETIRED_VERBS = frozenset({
@@ -147,7 +148,7 @@ def _action(verb: str, kw: dict[str, Any], normalized: bool, json_form: bool = F
         return [Proposal("drag", {"x": a[0], "y": a[1], "to_x": b[0], "to_y": b[1]})]
     if verb in ("press_key", "press_keys"):
         raw = kw.get("key") if verb == "press_key" else (kw.get("keys") or kw.get("key"))
-        keys = str(raw or "").split()
+        keys = original_spelling(str(raw or "").split())
         if not keys:
             return refused(f"{verb} needs keys")
         return [Proposal("press_key", {"key": keys[0]}) if len(keys) == 1 else Proposal("press_keys", {"keys": keys})]
@@ -181,6 +182,7 @@ def _json_action(verb: str, obj: dict[str, Any]) -> list[Proposal]:
                 else [k for k in re.split(r"[,+\s]+", raw.strip()) if k] if isinstance(raw, str) else None)
         if not keys:
             return refused(f"{verb} needs keys")
+        keys = original_spelling(keys)
         return [Proposal("press_key", {"key": keys[0]}) if len(keys) == 1 else Proposal("press_keys", {"keys": keys})]
     if verb == "type":
         text = obj.get("text", obj.get("content", ""))
