@@ -55,7 +55,8 @@ def render_prompt(prompts_dir: Path, game: GameSpec, role: Role, task: TaskSpec,
     name = model.prompt_template or ("generalist.j2" if model.interface == "generalist" else "computer_use.j2")
     template = _environment(str(prompts_dir)).get_template(name)
     text = template.render(game=game, role=role, task=task, max_steps=max_steps, realtime=realtime,
-                           coordinate_space=coordinate_space(model, game), aliases_accepted=model.parsing == "paper",
+                           coordinate_space=coordinate_space(model, game),
+                           aliases_accepted=model.parsing == "paper",  # only the paper's reading takes them
                            output_format=model.output_format or DEFAULT_OUTPUT[model.interface])
     sections = split_sections(text)
     if tuple(sections) != SECTIONS:

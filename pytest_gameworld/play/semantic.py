@@ -65,7 +65,7 @@ def bind(control: Control, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def parse_semantic(call: Proposal, role: Role, viewport: Viewport, default_ms: int,
-                   parsing: Parsing = "paper") -> Verdict:
+                   parsing: Parsing = "original") -> Verdict:
     """Classify a generalist proposal and produce the binding's action to execute.
 
     "paper": the id may be an alias, in any case, or sit in an ``action``/``tool_name``/``tool_id``/``name``
@@ -101,7 +101,7 @@ def _binding_rights(role: Role, action: Action):  # noqa: ANN202
 
 
 def classify(calls: list[Proposal], interface: str, role: Role, viewport: Viewport,
-             parsing: Parsing = "paper") -> Verdict:
+             parsing: Parsing = "original") -> Verdict:
     """The verdict for one reply: its first call, parsed for the interface; no call at all is NTC."""
     default_ms = role.cua.default_hold_ms
     if not calls:
