@@ -86,6 +86,9 @@ def test_action_json_is_the_call_as_the_original_records_it() -> None:
     control = action_json(Proposal("reveal_cell", {"cell": "e5", "reasoning": "safe"}), "generalist")
     assert json.loads(control) == {"tool_name": "reveal_cell", "arguments": {"cell": "e5", "reasoning": "safe"}}
     assert control.index('"arguments"') < control.index('"tool_name"')  # keys sorted, as the original dumps them
+    with_id = json.loads(action_json(Proposal("reveal_cell", {"cell": "e5"}), "generalist", "call_7"))
+    assert with_id == {"tool_name": "reveal_cell", "arguments": {"cell": "e5"}, "tool_call_id": "call_7"}
+    assert "tool_call_id" not in action_json(Proposal("press_key", {"key": "a"}), "cua", "call_7")
     low = action_json(Proposal("press_key", {"key": "ArrowLeft"}), "cua")
     assert json.loads(low) == {"action": "press_key", "key": "ArrowLeft"}
     assert action_json(None, "cua") is None

@@ -91,8 +91,11 @@ async def test_chat_memory_rounds_send_the_action_history(serve, spec_for, drive
     first, second, third, fourth = (p["request"]["messages"][1]["content"] for p in posts)
     assert [part["type"] for part in first] == ["text", "image_url"] and first[0]["text"] == "Current screen:\n"
     texts = [part.get("text") for part in second]
+    # The action carries the tool call's id from the reply, as the original records a Chat Completions call.
+    call_id = posts[0]["response"]["choices"][0]["message"]["tool_calls"][0]["id"]
     assert texts == ["## Action History\n", "Current screen:\n", None, "Reasoning: first thought\n",
-                     f'Action: {{"arguments": {json.dumps(args)}, "tool_name": "{name}"}}\n', "Current screen:\n", None]
+                     f'Action: {{"arguments": {json.dumps(args)}, "tool_call_id": "{call_id}", "tool_name": "{name}"}}\n',
+                     "Current screen:\n", None]
     # An unknown control is recorded as called (its own reasoning argument kept); nothing says it was invalid.
     third_text = "".join(part.get("text") or "" for part in third)
     assert "first thought" in third_text and "Reasoning: why not\n" in third_text and "nonexistent" in third_text

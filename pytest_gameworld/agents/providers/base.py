@@ -35,6 +35,8 @@ class Parsed:
     # The reasoning the Action History repeats (a provider overrides the rule): by default a control call's
     # own ``reasoning`` argument, as the original harness records it; computer use records none.
     memory_reasoning: str | None = None
+    # The API's id of the first call, which the original's history repeats (Chat Completions tool calls only).
+    memory_call_id: str | None = None
 
 
 class ProviderAgent:
@@ -115,7 +117,7 @@ class ProviderAgent:
         calls, _ = self.interpret(parsed, frame)
         first = calls[0] if calls else None
         self.memory.add(Round(self.layout.step_text, image, self._memory_reasoning(parsed),
-                              action_json(first, self.interface)))
+                              action_json(first, self.interface, parsed.memory_call_id)))
         record = {"api": self.label, "base_url": self.conn.base_url if self.conn else None,
                   **scrub(request, sent_images)}
         return AgentReply(calls=calls, text=parsed.text, reasoning=parsed.reasoning, raw=_jsonable(parsed.raw),

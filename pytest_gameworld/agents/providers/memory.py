@@ -30,13 +30,15 @@ class Round:
     action: str | None  # None when the reply held no call (the original then records no action)
 
 
-def action_json(call: Proposal | None, interface: str) -> str | None:
-    """A call as the history shows it: ``{"arguments": …, "tool_name": …}`` for a control,
-    ``{"action": …, …}`` for a low-level action; None for no call."""
+def action_json(call: Proposal | None, interface: str, call_id: str | None = None) -> str | None:
+    """A call as the history shows it: ``{"arguments": …, "tool_name": …}`` for a control (with the API's
+    ``tool_call_id`` when it gave one), ``{"action": …, …}`` for a low-level action; None for no call."""
     if call is None or call.refused or not call.name:
         return None
     if interface == "generalist":
         payload: dict[str, Any] = {"tool_name": call.name, "arguments": call.args}
+        if call_id:
+            payload["tool_call_id"] = call_id
     else:
         payload = {"action": call.name, **call.args}
     return json.dumps(payload, ensure_ascii=False, sort_keys=True, default=str)

@@ -94,13 +94,16 @@ class OpenAIChatAgent(ProviderAgent):
         think, text = split_think(message.content or "")
         provider_reasoning = message_reasoning(message)
         reasoning = "\n".join(p for p in (provider_reasoning, think) if p)
-        calls = [Proposal.from_raw(tc.function.name, tc.function.arguments)
-                 for tc in (message.tool_calls or []) if getattr(tc, "function", None) is not None]
+        tool_calls = [tc for tc in (message.tool_calls or []) if getattr(tc, "function", None) is not None]
+        calls = [Proposal.from_raw(tc.function.name, tc.function.arguments) for tc in tool_calls]
         if self.interface == "cua":
             calls = [computer_use_call(c) for c in calls]
-        # The original keeps the API's reasoning_content in the history, else the call's reasoning argument.
+        call_id = getattr(tool_calls[0], "id", None) if tool_calls else None
+        # The original keeps the API's reasoning_content in the history, else the call's reasoning argument,
+        # and the tool call's id with its action.
         return Parsed(calls, text.strip(), reasoning, chat_usage(response.usage), response,
-                      memory_reasoning=provider_reasoning or None)
+                      memory_reasoning=provider_reasoning or None,
+                      memory_call_id=str(call_id) if call_id else None)
 
 
 class OpenAITextAgent(OpenAIChatAgent):
