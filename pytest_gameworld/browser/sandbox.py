@@ -412,10 +412,10 @@ class GameSession:
             await self._call("input", mouse.click(a.x, a.y, button=a.button))
         elif a.kind == "click_hold":
             await self._call("input", mouse.move(a.x, a.y))
-            await self._call("input", mouse.down())
+            await self._call("input", mouse.down(button=a.button))
         elif a.kind == "drag":
             await self._call("input", mouse.move(a.x, a.y))
-            await self._call("input", mouse.down())
+            await self._call("input", mouse.down(button=a.button))
             await self._call("input", mouse.move(a.to_x, a.to_y, steps=8))
         elif a.kind in ("mouse_move", "scroll"):
             await self._call("input", mouse.move(a.x, a.y))
@@ -431,7 +431,7 @@ class GameSession:
             for k in reversed(a.keys):
                 await self._call("input", self.page.keyboard.up(k))
         elif a.kind in ("click_hold", "drag"):
-            await self._call("input", self.page.mouse.up())
+            await self._call("input", self.page.mouse.up(button=a.button))
 
     async def oracle_act(self, task: dict[str, Any], role: str) -> Any:
         """Ask the game's oracle.js for its next control (loaded on first use)."""

@@ -15,6 +15,10 @@ BINDING_ACTIONS = (
     "drag", "mouse_move", "scroll", "type",
 )
 MAX_DURATION_MS = 5000
+# How replies are parsed and judged: "original" follows the original GameWorld harness's code (exact
+# function names, its own verbs, a reply its parser refuses counts as no tool call); "paper" follows the
+# paper's text (case-insensitive, alias-aware ids, wider verb vocabularies). docs/models.md lists both.
+Parsing = Literal["original", "paper"]
 
 
 class CatalogError(Exception):
@@ -71,7 +75,8 @@ class CuaControls(_Strict):
     clicks: bool = False
     default_hold_ms: int = Field(200, ge=1, le=MAX_DURATION_MS)
     key_durations: dict[str, int] = {}
-    # Upstream catalogs read an empty key list as "every key"; imported faithfully, never written by us.
+    # Every key is legal: what the original harness reads an empty key list as (imported upstream roles,
+    # and Minesweeper, whose original catalog lists no keys).
     any_key: bool = False
 
 
@@ -202,8 +207,9 @@ class ModelSpec(_Strict):
     endpoint: Endpoint = Endpoint()
     prompt_template: str | None = None
     output_format: str | None = None
-    temperature: float | None = 0.0
-    max_output_tokens: int = 1024
+    temperature: float | None = 0.0  # None: not sent (the provider's default)
+    max_output_tokens: int | None = Field(2048, ge=1)  # None: not sent (the provider's default)
+    parsing: Parsing = "original"
     memory_rounds: int = Field(0, ge=0, le=20)
     screenshot_format: Literal["png", "jpeg"] = "png"
     screenshot_width: int | None = None

@@ -29,7 +29,11 @@ _KEY_ALIASES = {
     "option": "Alt", "tab": "Tab", "backspace": "Backspace", "delete": "Delete", "del": "Delete",
     "cmd": "Meta", "meta": "Meta", "super": "Meta", "win": "Meta", "home": "Home", "end": "End",
     "pageup": "PageUp", "pagedown": "PageDown", "pgup": "PageUp", "pgdn": "PageDown",
+    "shiftleft": "Shift", "controlleft": "Control", "altleft": "Alt", "slash": "/", "period": ".", "comma": ",",
+    "quote": "'", "apostrophe": "'", "semicolon": ";", "backslash": "\\", "bracketleft": "[", "bracketright": "]",
+    "minus": "-", "equal": "=",
 }
+MOUSE_BUTTONS = ("left", "right", "middle")
 
 
 def normalize_key(name: str) -> str:
@@ -92,6 +96,8 @@ class Proposal:
     name: str | None
     args: dict[str, Any] = field(default_factory=dict)
     malformed: str | None = None  # why the arguments could not be decoded
+    # The protocol's parser refused the whole reply (the original harness counts that as no tool call).
+    refused: bool = False
 
     @classmethod
     def from_raw(cls, name: str | None, raw_args: Any) -> "Proposal":
@@ -116,6 +122,8 @@ class Proposal:
         d: dict[str, Any] = {"name": self.name, "args": self.args}
         if self.malformed:
             d["malformed"] = self.malformed
+        if self.refused:
+            d["refused"] = True
         return d
 
 
@@ -214,7 +222,7 @@ def build_action(kind: str, args: dict[str, Any], default_ms: int) -> Action:
         tx, ty = _point(args, ("to_x", "x2", "end_x"), ("to_y", "y2", "end_y"), ("to", "end", "end_coordinate"))
         if tx is None or ty is None:
             raise Illegal("drag needs to_x and to_y")
-        return Action("drag", duration, x=x, y=y, to_x=tx, to_y=ty)
+        return Action("drag", duration, x=x, y=y, to_x=tx, to_y=ty, button=_button(kind, args))
     if kind == "mouse_move" and args.get("to_x") is not None:  # a look from (x, y) on to (to_x, to_y)
         tx, ty = _point(args, ("to_x",), ("to_y",), ())
         if ty is None:
@@ -232,21 +240,40 @@ def build_action(kind: str, args: dict[str, Any], default_ms: int) -> Action:
         if not (dx or dy):
             raise Illegal("scroll needs dx/dy or a direction")
         return Action("scroll", duration, x=x, y=y, dx=dx, dy=dy)
-    button = "right" if kind == "right_click" else "left"
+    button = _button(kind, args) if kind != "mouse_move" else "left"
     return Action(kind, duration, x=x, y=y, button=button)
 
 
-def check_legal(action: Action, cua: CuaControls, viewport: Viewport) -> None:
-    """Raise Illegal when the role may not perform this action."""
+def _button(kind: str, args: dict[str, Any]) -> str:
+    """The mouse button a click, hold or drag uses: right for right_click, else its ``button`` argument."""
+    if kind == "right_click":
+        return "right"
+    raw = args.get("button")
+    if raw is None:
+        return "left"
+    button = raw.strip().lower() if isinstance(raw, str) else raw
+    if button not in MOUSE_BUTTONS:
+        raise Illegal(f"button must be one of {', '.join(MOUSE_BUTTONS)}, got {shown(raw)}")
+    return button
+
+
+def check_legal(action: Action, cua: CuaControls, viewport: Viewport, typed_keys: bool = True) -> None:
+    """Raise Illegal when the role may not perform this action.
+
+    Moving the pointer is not a click: it is legal in every game (as in the original harness).
+    ``typed_keys`` holds typed text to the allowed keys (the paper's text); the original harness does not.
+    """
     if action.kind in MOUSE_KINDS:
-        if not cua.clicks:
-            raise Illegal("mouse actions are not allowed for this role")
+        if not cua.clicks and action.kind != "mouse_move":
+            raise Illegal("mouse clicks are not allowed for this role")
         for px, py in ((action.x, action.y), (action.to_x, action.to_y)):
             if px is None:
                 continue
             if not (0 <= px < viewport.width and 0 <= py < viewport.height):  # type: ignore[operator]
                 raise Illegal(f"point ({px}, {py}) is outside the {viewport.width}x{viewport.height} viewport")
-    if cua.any_key:  # an imported upstream role with an empty key list: every key
+    if cua.any_key:  # every key is legal for this role
+        return
+    if action.kind == "type" and not typed_keys:
         return
     allowed = {normalize_key(k) for k in cua.keys}
     pressed = action.keys if action.kind != "type" else tuple(normalize_key(c) for c in action.text)
@@ -262,9 +289,11 @@ def default_hold(cua: CuaControls, keys: tuple[str, ...]) -> int:
     return max((per_key.get(k, cua.default_hold_ms) for k in keys), default=cua.default_hold_ms)
 
 
-def parse_cua(call: Proposal, cua: CuaControls, viewport: Viewport) -> Verdict:
+def parse_cua(call: Proposal, cua: CuaControls, viewport: Viewport, typed_keys: bool = True) -> Verdict:
     """Classify a computer-use proposal and produce the action to execute."""
     fallback = noop(cua.default_hold_ms)
+    if call.refused:
+        return no_call(cua.default_hold_ms, call.malformed or "the reply was refused by the format's parser")
     if call.malformed:
         return Verdict("oos", fallback, call.malformed)
     problem = out_of_bounds(call)
@@ -282,7 +311,7 @@ def parse_cua(call: Proposal, cua: CuaControls, viewport: Viewport) -> Verdict:
         action = build_action(name, args, cua.default_hold_ms)
         if action.kind in ("press_key", "press_keys") and requested_duration(args) is None:
             action = Action(action.kind, default_hold(cua, action.keys), keys=action.keys)
-        check_legal(action, cua, viewport)
+        check_legal(action, cua, viewport, typed_keys)
     except Illegal as exc:
         return Verdict("oos", fallback, str(exc))
     return Verdict("valid", action)

@@ -13,8 +13,9 @@ from ..catalog.specs import GameSpec, ModelSpec, Role, TaskSpec
 
 SECTIONS = ("Game Rules", "Role and Controls", "Task Instruction", "Output Format")
 DEFAULT_OUTPUT = {
-    "generalist": "Call exactly one of the registered actions as a tool call.",
-    "cua": "Call exactly one low-level computer action as a tool call.",
+    "generalist": "- Call exactly one tool per step.\n- Its name must be one of the registered action ids.\n"
+                  "- Give a short `reasoning` with it.\n- Write nothing outside the tool call.",
+    "cua": "- Call exactly one low-level computer action per step.\n- Write nothing outside the tool call.",
 }
 
 
@@ -55,6 +56,7 @@ def render_prompt(prompts_dir: Path, game: GameSpec, role: Role, task: TaskSpec,
     template = _environment(str(prompts_dir)).get_template(name)
     text = template.render(game=game, role=role, task=task, max_steps=max_steps, realtime=realtime,
                            coordinate_space=coordinate_space(model, game),
+                           aliases_accepted=model.parsing == "paper",  # only the paper's reading takes them
                            output_format=model.output_format or DEFAULT_OUTPUT[model.interface])
     sections = split_sections(text)
     if tuple(sections) != SECTIONS:

@@ -56,7 +56,7 @@ def verdict_for(reply: AgentReply, ctx: RunContext) -> Verdict:
     """A replayed reply keeps its recorded verdict; any other is classified from its calls."""
     if reply.action is not None:
         return Verdict(reply.validity or "valid", reply.action)
-    return classify(reply.calls, ctx.model.interface, ctx.role, ctx.game.viewport)
+    return classify(reply.calls, ctx.model.interface, ctx.role, ctx.game.viewport, ctx.model.parsing)
 
 
 def state_summary(state: dict[str, Any], task: TaskSpec) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import math
 from .actions import (
     Action, Illegal, Proposal, Verdict, build_action, check_legal, no_call, noop, out_of_bounds, parse_cua,
 )
-from ..catalog.specs import ArgSpec, Control, Role, Viewport
+from ..catalog.specs import ArgSpec, Control, Parsing, Role, Viewport
 from .output_limits import shown
 
 _NAME_KEYS = ("action", "tool_name", "tool_id", "name")
@@ -64,18 +64,25 @@ def bind(control: Control, args: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def parse_semantic(call: Proposal, role: Role, viewport: Viewport, default_ms: int) -> Verdict:
-    """Classify a generalist proposal and produce the binding's action to execute."""
+def parse_semantic(call: Proposal, role: Role, viewport: Viewport, default_ms: int,
+                   parsing: Parsing = "original") -> Verdict:
+    """Classify a generalist proposal and produce the binding's action to execute.
+
+    "paper": the id may be an alias, in any case, or sit in an ``action``/``tool_name``/``tool_id``/``name``
+    argument; "original": the call's name must be a control id exactly (the original harness's lookup).
+    """
     fallback = noop(default_ms)
+    if call.refused:
+        return no_call(default_ms, call.malformed or "the reply was refused by the format's parser")
     if call.malformed:
         return Verdict("oos", fallback, call.malformed)
     problem = out_of_bounds(call)
     if problem:
         return Verdict("oos", fallback, problem)
-    name, args = control_name(call)
+    name, args = control_name(call) if parsing == "paper" else (call.name, dict(call.args))
     if not isinstance(name, str) or not name.strip():
         return Verdict("oos", fallback, "no control id given")
-    control = role.control(name)
+    control = role.control(name) if parsing == "paper" else next((c for c in role.controls if c.id == name), None)
     if control is None:
         return Verdict("oos", fallback, f"unknown control {shown(name)}")
     try:
@@ -93,11 +100,12 @@ def _binding_rights(role: Role, action: Action):  # noqa: ANN202
     return role.cua.model_copy(update={"clicks": True, "keys": list(action.keys) + list(action.text)})
 
 
-def classify(calls: list[Proposal], interface: str, role: Role, viewport: Viewport) -> Verdict:
+def classify(calls: list[Proposal], interface: str, role: Role, viewport: Viewport,
+             parsing: Parsing = "original") -> Verdict:
     """The verdict for one reply: its first call, parsed for the interface; no call at all is NTC."""
     default_ms = role.cua.default_hold_ms
     if not calls:
         return no_call(default_ms)
     if interface == "generalist":
-        return parse_semantic(calls[0], role, viewport, default_ms)
-    return parse_cua(calls[0], role.cua, viewport)
+        return parse_semantic(calls[0], role, viewport, default_ms, parsing)
+    return parse_cua(calls[0], role.cua, viewport, typed_keys=parsing == "paper")

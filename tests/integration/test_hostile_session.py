@@ -1,4 +1,5 @@
-"""Hostile replies through `gameworld serve` and the real SDKs: every run scored, every reply a counted no-op, strict JSON."""
+"""Hostile replies through `gameworld serve` and the real SDKs: every run scored, every reply counted (a no-op with
+its reason, or the harmless action the original harness reads from it), strict JSON."""
 
 from __future__ import annotations
 
@@ -66,21 +67,23 @@ GEMINI = [
     native("gemini", {"name": "type_text_at", "args": {"x": 1, "y": 1, "text": "b" * 100_000}}),
     {"text": "Thinking."},
 ]
-RUNS = [  # (endpoint protocol, model spec, overrides, script)
-    ("openai", "glm-4.6v", {}, GENERALIST),
-    ("openai", "glm-4.6v", {"interface": "cua", "name": "glm-4.6v-cua"}, CUA),
-    ("anthropic", "claude-sonnet-4.6-cua", {}, ANTHROPIC),
-    ("gemini", "gemini-2.5-computer-use", {}, GEMINI),
+RUNS = [  # (endpoint protocol, model spec, overrides, script, (valid, ntc, oos))
+    ("openai", "glm-4.6v", {}, GENERALIST, (0, 1, 9)),
+    ("openai", "glm-4.6v", {"interface": "cua", "name": "glm-4.6v-cua"}, CUA, (0, 1, 12)),
+    # As the original reads them, a scroll presses its arrow key and a hold_key with a negative hold presses
+    # its key for the default time: Minesweeper takes any key, so both are valid; a Gemini coordinate that is
+    # not a number makes the call unreadable (no tool call).
+    ("anthropic", "claude-sonnet-4.6-cua", {}, ANTHROPIC, (2, 1, 4)),
+    ("gemini", "gemini-2.5-computer-use", {}, GEMINI, (1, 4, 1)),
 ]
-
-
 @ASYNC
 async def test_a_hostile_session_is_scored_with_every_reply_counted(serve, catalog, play_task, tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(KEY_ENV, "sk-hostile")
-    budget = max(len(script) for *_, script in RUNS)  # one step budget: a session never mixes budgets
-    for protocol, model, overrides, script in RUNS:
-        script = script + [{"text": "Thinking."}] * (budget - len(script))
+    budget = max(len(script) for *_, script, _ in RUNS)  # one step budget: a session never mixes budgets
+    for protocol, model, overrides, script, (valid, ntc, oos) in RUNS:
+        padding = budget - len(script)
+        script = script + [{"text": "Thinking."}] * padding
         server = serve(protocol, script)
         spec = catalog.resolve_model(model, {"endpoint.base_url": server.url, "endpoint.api_key_env": KEY_ENV,
                                              "extra.retry_backoff_s": 0.01, **overrides})
@@ -88,10 +91,9 @@ async def test_a_hostile_session_is_scored_with_every_reply_counted(serve, catal
         assert record.status == "ok" and record.steps == len(script), record.error
         steps = [strict_loads(line) for line in steps_path.read_text().splitlines()]
         verdicts = [s["verdict"] for s in steps if s["event"] == "step"]
-        texts = sum(1 for e in script if "text" in e)
-        assert [v["validity"] for v in verdicts].count("ntc") == texts, verdicts
-        assert all(v["validity"] in ("ntc", "oos") and v["reason"] for v in verdicts), verdicts
-        assert (record.valid, record.invalid_ntc, record.invalid_oos) == (0, texts, len(script) - texts)
+        assert all(v["reason"] for v in verdicts if v["validity"] != "valid"), verdicts
+        assert all(v["action"]["kind"] == "press_key" for v in verdicts if v["validity"] == "valid"), verdicts
+        assert (record.valid, record.invalid_ntc, record.invalid_oos) == (valid, ntc + padding, oos), verdicts
     records = [strict_loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert len(records) == len(RUNS) and all(r["status"] == "ok" for r in records)
     summaries = aggregate(read_jsonl(tmp_path / "results.jsonl"))

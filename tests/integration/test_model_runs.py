@@ -48,7 +48,7 @@ def steps_of(path: Path) -> list[dict]:
 
 
 QWEN_MOVE = '<think>left keeps the big tile in the corner</think>\n<tool_call>\n{"name": "move_left", "arguments": {}}\n</tool_call>'
-UITARS_MOVE = "Thought: push the tiles left\nAction: hotkey(key='left')"
+UITARS_MOVE = "Thought: push the tiles left\nAction: press_key(key='left')"
 
 PROTOCOLS = [
     ("openai", "glm-4.6v", None),                      # chat completions, function tools
@@ -135,7 +135,7 @@ CUA_20 = [
 ]
 
 
-def expected_validity(entry: dict, interface: str) -> str:
+def expected_validity(entry: dict, interface: str, parsing: str) -> str:
     """What the script entry should be classified as (the comments in the lists above, as data)."""
     calls = entry.get("calls")
     if not calls:
@@ -144,28 +144,36 @@ def expected_validity(entry: dict, interface: str) -> str:
     if isinstance(args, str):
         return "oos"
     if interface == "generalist":
-        name = calls[0]["name"].lower()
-        ok_names = {"reveal_cell", "reveal", "flag_cell", "wait"}
+        # The original matches the control id exactly; the paper's reading also takes aliases, in any case.
+        name = calls[0]["name"] if parsing == "original" else calls[0]["name"].lower()
+        ok_names = {"reveal_cell", "flag_cell", "wait"} | ({"reveal"} if parsing == "paper" else set())
         cell_ok = name == "wait" or args.get("cell") in {f"{c}{r}" for c in "abcdefghi" for r in range(1, 10)}
         return "valid" if name in ok_names and cell_ok else "oos"
     action = args.get("action")
     if action in ("wait", "mouse_move", "scroll", "drag", "click", "right_click"):
         inside = 0 <= args.get("x", 0) < 1280 and "y" in args or action == "wait"
         return "valid" if inside else "oos"
-    return "oos"
+    # Minesweeper takes any key (its original catalog lists none); the original does not hold typed text to keys.
+    return "valid" if action in ("press_key", "type") else "oos"
+
+
+COUNTS = {  # (valid, ntc, oos, extra calls) of the 20 scripted replies
+    ("generalist", "original"): (7, 4, 9, 1), ("generalist", "paper"): (10, 4, 6, 1),
+    ("cua", "original"): (12, 4, 4, 1)}
 
 
 @ASYNC
-@pytest.mark.parametrize("interface, script", [("generalist", GENERALIST_20), ("cua", CUA_20)])
-async def test_scripted_replies_give_exact_validity_counts(serve, pointed, play_task, interface, script):
+@pytest.mark.parametrize("interface, parsing", list(COUNTS))
+async def test_scripted_replies_give_exact_validity_counts(serve, pointed, play_task, interface, parsing):
+    script = GENERALIST_20 if interface == "generalist" else CUA_20
     server = serve("openai", script)
-    spec = pointed("glm-4.6v", server, interface=interface)
+    spec = pointed("glm-4.6v", server, interface=interface, parsing=parsing)
     from pytest_gameworld.agents import make_agent
 
     record, _, steps_path = await play_task("19_05", make_agent(spec), max_steps=20, model_spec=spec)
-    assert (record.valid, record.invalid_ntc, record.invalid_oos, record.extra_calls) == (10, 4, 6, 1)
+    assert (record.valid, record.invalid_ntc, record.invalid_oos, record.extra_calls) == COUNTS[interface, parsing]
     verdicts = [s["verdict"] for s in steps_of(steps_path) if s.get("event") == "step"]
-    assert [v["validity"] for v in verdicts] == [expected_validity(e, interface) for e in script]
+    assert [v["validity"] for v in verdicts] == [expected_validity(e, interface, parsing) for e in script]
     assert all(v["reason"] for v in verdicts if v["validity"] != "valid"), "every invalid step says why"
 
 

@@ -19,6 +19,7 @@ from pytest_gameworld.agents.base import RunContext
 from pytest_gameworld.agents.providers import make_provider_agent
 from pytest_gameworld.agents.providers.base import ProviderAgent
 from pytest_gameworld.agents.providers.coords import Frame
+from pytest_gameworld.agents.providers.memory import action_json
 from pytest_gameworld.catalog.contents import Catalog
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.records.jsonl import dumps, strict_loads
@@ -138,6 +139,12 @@ SPECS: dict[str, tuple[str, dict[str, Any]]] = {
     "anthropic-computer": ("claude-sonnet-4.6-cua", {}),
     "gemini-generalist": ("gemini-3-flash", {}),
     "gemini-computer": ("gemini-2.5-computer-use", {}),
+    # The paper's parsing (a spec option) for the formats whose reading differs most from the original's.
+    "qwen-text-cua-paper": ("qwen3-vl-30b-cua", {"parsing": "paper"}),
+    "uitars-text-cua-paper": ("ui-tars-1.5-7b", {"parsing": "paper"}),
+    "anthropic-computer-paper": ("claude-sonnet-4.6-cua", {"parsing": "paper"}),
+    "openai-responses-computer-paper": ("openai-computer-use", {"parsing": "paper"}),
+    "gemini-computer-paper": ("gemini-2.5-computer-use", {"parsing": "paper"}),
 }
 
 
@@ -159,7 +166,7 @@ def responses(label: str) -> st.SearchStrategy[Any]:
     if label == "openai-responses-generalist":
         item = st.builds(lambda n, a: NS(type="function_call", name=n, arguments=a), _call_name(interface), arg_texts)
         return st.lists(item, max_size=3).map(responses_response)
-    if label == "openai-responses-computer":
+    if label.startswith("openai-responses-computer"):
         action = st.one_of(arg_dicts.map(lambda d: {"type": d.pop("action", "click"), **d}),
                            st.builds(lambda t, p: {"type": t, "path": p}, st.just("drag"), values))
         item = st.builds(lambda a: NS(type="computer_call", action=a, actions=None), action)
@@ -168,7 +175,7 @@ def responses(label: str) -> st.SearchStrategy[Any]:
         block = st.builds(lambda n, i: NS(type="tool_use", name=n, input=i, toolset_name=None),
                           _call_name(interface), st.one_of(arg_dicts, values))
         return st.lists(block, max_size=3).map(anthropic_response)
-    if label == "anthropic-computer":
+    if label.startswith("anthropic-computer"):
         block = st.builds(lambda i: NS(type="tool_use", name="computer", input=i, toolset_name=None),
                           st.one_of(arg_dicts, values))
         return st.lists(block, max_size=2).map(anthropic_response)
@@ -206,7 +213,8 @@ def check_reply(agent: ProviderAgent, response: Any) -> str:
     """Parse → map → classify → record one response; assert it is a legal action or a no-op with a reason."""
     frame: Frame = agent.frame(NS(size=(1280, 720), width=1280, height=720))  # type: ignore[arg-type]
     parsed = agent.parse_reply(response, frame)
-    calls, verdict, shown = agent.interpret(parsed, frame)
+    calls, verdict = agent.interpret(parsed, frame)
+    shown = action_json(calls[0] if calls else None, agent.interface)
     assert verdict.validity in ("valid", "ntc", "oos")
     action = verdict.action
     assert isinstance(action.duration_ms, int) and 0 < action.duration_ms <= MAX_ACTION_MS

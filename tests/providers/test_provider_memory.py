@@ -1,18 +1,20 @@
-"""Rolling memory: the last N rounds as an interleaved Action History, in each provider's format."""
+"""Rolling memory: the last N rounds as the original's Action History, in each provider's format."""
 
 from __future__ import annotations
 
+import json
+
 from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.providers.content import Image, blocks, scrub
-from pytest_gameworld.agents.providers.memory import Memory, Round, describe_call
+from pytest_gameworld.agents.providers.memory import Memory, Round, action_json
 
 
 def img(tag: bytes) -> Image:
     return Image(b"\x89PNG" + tag, "image/png", 64, 32)
 
 
-def rnd(step: int, tag: bytes = b"x") -> Round:
-    return Round(step, f"Step {step}. Screenshot:", img(tag), f"thought {step}", f"jump({{}}) #{step}", "executed")
+def rnd(step: int, tag: bytes = b"x", action: str | None = '{"tool_name": "jump"}') -> Round:
+    return Round("Current screen:", img(tag), f"thought {step}", action)
 
 
 def test_zero_rounds_renders_nothing() -> None:
@@ -21,54 +23,53 @@ def test_zero_rounds_renders_nothing() -> None:
     assert m.parts() == [] and len(m) == 0 and m.images() == []
 
 
-def test_keeps_only_the_last_rounds_oldest_first() -> None:
+def test_keeps_the_last_rounds_oldest_first_in_the_originals_order() -> None:
     m = Memory(2)
     for step in (1, 2, 3):
         m.add(rnd(step, bytes([step])))
     parts = m.parts()
-    texts = "\n".join(p for p in parts if isinstance(p, str))
-    assert "Action History" in parts[0]
-    assert "Step 1." not in texts and texts.index("Step 2. Screenshot:") < texts.index("Step 3. Screenshot:")
-    assert "thought 3" in texts and "jump({}) #3" in texts and "Result: executed" in texts
-    images = [p for p in parts if isinstance(p, Image)]
-    assert [i.data[-1] for i in images] == [2, 3]
-    assert parts[-1] == "## Current step"
+    # header; then per round: step text, screenshot, reasoning, action (each its own part, ending in a newline)
+    assert parts[0] == "## Action History\n"
+    kinds = ["img" if isinstance(p, Image) else p.split(":")[0] for p in parts[1:]]
+    assert kinds == ["Current screen", "img", "Reasoning", "Action"] * 2
+    assert [p.data[-1] for p in parts if isinstance(p, Image)] == [2, 3]
+    assert "Reasoning: thought 2\n" in parts and 'Action: {"tool_name": "jump"}\n' in parts
+    assert not any("thought 1" in p for p in parts if isinstance(p, str))
 
 
-def test_images_are_interleaved_after_their_step() -> None:
+def test_no_validity_feedback_and_no_action_line_without_a_call() -> None:
     m = Memory(1)
-    m.add(rnd(4))
-    parts = m.parts()
-    step_at = next(i for i, p in enumerate(parts) if isinstance(p, str) and "Step 4. Screenshot:" in p)
-    assert isinstance(parts[step_at + 1], Image)
+    m.add(Round("Current screen:", img(b"1"), "", None))
+    texts = [p for p in m.parts() if isinstance(p, str)]
+    assert texts == ["## Action History\n", "Current screen:\n"]
+    assert not any(word in "".join(texts) for word in ("valid", "executed", "Result"))
 
 
-def test_long_reasoning_is_clipped_to_its_end() -> None:
+def test_a_runaway_reasoning_is_clipped_to_its_end() -> None:
     m = Memory(1)
-    m.add(Round(1, "p", None, "a" * 5000 + "END", "wait({})", "executed"))
-    text = "\n".join(p for p in m.parts() if isinstance(p, str))
-    assert "END" in text and "a" * 2000 not in text
+    m.add(Round("p", None, "a" * 40_000 + "END", "{}"))
+    text = "".join(p for p in m.parts() if isinstance(p, str))
+    assert text.rstrip().endswith('Action: {}') and "END" in text and "a" * 20_000 not in text
 
 
 def test_render_per_provider() -> None:
     m = Memory(1)
     m.add(rnd(1))
     chat = m.render("openai_chat")
-    assert chat[0]["type"] == "text" and chat[1]["type"] == "image_url"
-    assert chat[1]["image_url"]["url"].startswith("data:image/png;base64,")
+    assert [b["type"] for b in chat] == ["text", "text", "image_url", "text", "text"]
+    assert chat[2]["image_url"]["url"].startswith("data:image/png;base64,")
     resp = m.render("openai_responses")
-    assert resp[0]["type"] == "input_text" and resp[1] == {"type": "input_image", "image_url": resp[1]["image_url"],
-                                                           "detail": "auto"}
+    assert resp[2] == {"type": "input_image", "image_url": resp[2]["image_url"]}  # no detail unless asked
     claude = m.render("anthropic")
-    assert claude[1]["type"] == "image" and claude[1]["source"]["media_type"] == "image/png"
+    assert claude[2]["type"] == "image" and claude[2]["source"]["media_type"] == "image/png"
     gem = m.render("gemini")
-    assert "text" in gem[0] and gem[1]["inline_data"]["data"].startswith(b"\x89PNG")
+    assert "text" in gem[0] and gem[2]["inline_data"]["data"].startswith(b"\x89PNG")
 
 
-def test_blocks_merge_adjacent_text() -> None:
+def test_blocks_keep_texts_apart_and_drop_empty_ones() -> None:
     out = blocks(["a", "b", img(b"1"), "", "c"], "anthropic")
-    assert [b["type"] for b in out] == ["text", "image", "text"]
-    assert out[0]["text"] == "a\nb"
+    assert [b["type"] for b in out] == ["text", "text", "image", "text"]
+    assert [b.get("text") for b in out] == ["a", "b", None, "c"]
 
 
 def test_scrub_replaces_every_image_form() -> None:
@@ -81,6 +82,14 @@ def test_scrub_replaces_every_image_form() -> None:
     assert out["other"].startswith("<image jpeg") and out["nested"] == [{"ok": 1}]
 
 
-def test_describe_call() -> None:
-    assert describe_call(Proposal("reveal_cell", {"cell": "e5"})) == 'reveal_cell({"cell": "e5"})'
-    assert describe_call(None) == "(no action)"
+def test_action_json_is_the_call_as_the_original_records_it() -> None:
+    control = action_json(Proposal("reveal_cell", {"cell": "e5", "reasoning": "safe"}), "generalist")
+    assert json.loads(control) == {"tool_name": "reveal_cell", "arguments": {"cell": "e5", "reasoning": "safe"}}
+    assert control.index('"arguments"') < control.index('"tool_name"')  # keys sorted, as the original dumps them
+    with_id = json.loads(action_json(Proposal("reveal_cell", {"cell": "e5"}), "generalist", "call_7"))
+    assert with_id == {"tool_name": "reveal_cell", "arguments": {"cell": "e5"}, "tool_call_id": "call_7"}
+    assert "tool_call_id" not in action_json(Proposal("press_key", {"key": "a"}), "cua", "call_7")
+    low = action_json(Proposal("press_key", {"key": "ArrowLeft"}), "cua")
+    assert json.loads(low) == {"action": "press_key", "key": "ArrowLeft"}
+    assert action_json(None, "cua") is None
+    assert action_json(Proposal(None, {}, malformed="x", refused=True), "cua") is None

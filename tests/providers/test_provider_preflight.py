@@ -53,11 +53,11 @@ async def test_model_not_served_by_the_compatible_server(serve, catalog: Catalog
     server = serve("openai", policy="noop", extra=["--model", "some/other-model"])
     monkeypatch.setenv("VLLM_BASE_URL", server.url)
     message = await preflight(catalog.resolve_model("qwen3-vl-30b"))
-    assert message is not None and "'Qwen/Qwen3-VL-30B-A3B-Instruct' is not served" in message
+    assert message is not None and "'Qwen/Qwen3-VL-30B-A3B-Thinking' is not served" in message
     assert "some/other-model" in message
 
 
 async def test_model_served_by_the_compatible_server(serve, catalog: Catalog, monkeypatch) -> None:
-    server = serve("openai", policy="noop", extra=["--model", "Qwen/Qwen3-VL-30B-A3B-Instruct"])
+    server = serve("openai", policy="noop", extra=["--model", "Qwen/Qwen3-VL-30B-A3B-Thinking"])
     monkeypatch.setenv("VLLM_BASE_URL", server.url)
     assert await preflight(catalog.resolve_model("qwen3-vl-30b")) is None

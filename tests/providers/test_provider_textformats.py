@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_gameworld.play.actions import Proposal
-from pytest_gameworld.agents.providers.textformats import action_text, parse_qwen, parse_uitars, split_think
+from pytest_gameworld.agents.providers.textformats import parse_qwen, parse_uitars, split_think
 
 # ------------------------------------------------------------------ Qwen
 
@@ -175,8 +175,17 @@ def test_uitars_seed_think_block_and_reflection() -> None:
     assert "long thought" in reasoning and "try right" in reasoning and "last move failed" in reasoning
 
 
-def test_action_text_is_the_action_in_the_models_words() -> None:
-    assert action_text("Thought: go\nAction: click(point='<point>1 2</point>')", "uitars") == \
-        "click(point='<point>1 2</point>')"
-    qwen = '<think>x</think>ok <tool_call>\n{"name": "jump", "arguments": {}}\n</tool_call>'
-    assert action_text(qwen, "qwen") == '<tool_call>{"name": "jump", "arguments": {}}</tool_call>'
+def test_uitars_the_papers_reading_honours_button_and_scroll_deltas() -> None:
+    calls, _ = parse_uitars("Action: click(point='<point>5 6</point>', button='right')")
+    assert calls == [Proposal("click", {"x": 5.0, "y": 6.0, "button": "right"})]
+    calls, _ = parse_uitars("Action: scroll(delta_x='0', delta_y='-500')")
+    assert calls == [Proposal("scroll", {"scroll_x": 0.0, "scroll_y": -500.0})]  # negative: up
+    calls, _ = parse_uitars("Action: press_keys(keys='up left')")
+    assert calls == [Proposal("press_keys", {"keys": ["up", "left"]})]
+    calls, _ = parse_uitars("Action: click_hold(point='<point>1 2</point>', duration='1.5')")
+    assert calls == [Proposal("click_hold", {"x": 1.0, "y": 2.0, "duration": "1.5"})]
+
+
+def test_qwen_the_papers_reading_honours_button() -> None:
+    assert cu('{"action": "click", "coordinate": [1, 2], "button": "right"}') == [
+        Proposal("click", {"x": 1.0, "y": 2.0, "button": "right"})]

@@ -27,18 +27,28 @@ def test_one_tool_per_control_in_order() -> None:
     assert [d.name for d in defs] == ["wait", "reveal_cell", "move"]
 
 
-def test_control_without_args_has_an_empty_object_schema() -> None:
+REASONING = tools.REASONING_ARG
+
+
+def test_a_control_without_args_takes_only_the_required_reasoning() -> None:
     wait = tools.generalist_tools(ROLE)[0]
-    assert wait.parameters == {"type": "object", "properties": {}, "required": []}
+    assert wait.parameters == {"type": "object", "properties": {"reasoning": REASONING}, "required": ["reasoning"]}
     assert wait.description == "Do nothing."
 
 
-def test_cell_bindings_become_an_enum_and_aliases_reach_the_description() -> None:
+def test_reasoning_can_be_optional_or_left_out() -> None:
+    optional = tools.generalist_tools(ROLE, "optional")[0].parameters
+    assert optional == {"type": "object", "properties": {"reasoning": REASONING}}  # no empty "required"
+    omitted = tools.generalist_tools(ROLE, "omit")[0].parameters
+    assert omitted == {"type": "object", "properties": {}}
+
+
+def test_a_cell_argument_is_described_not_enumerated_and_aliases_only_for_the_papers_parsing() -> None:
     reveal = tools.generalist_tools(ROLE)[1]
-    cell = reveal.parameters["properties"]["cell"]
-    assert cell == {"type": "string", "description": "Cell id, e.g. a1", "enum": ["a1", "b1"]}
-    assert reveal.parameters["required"] == ["cell"]
-    assert "reveal" in reveal.description
+    assert reveal.parameters["properties"]["cell"] == {"type": "string", "description": "Cell id, e.g. a1"}
+    assert reveal.parameters["required"] == ["cell", "reasoning"]
+    assert "reveal" not in reveal.description.replace("reveal_cell", "")
+    assert "also known as: reveal" in tools.generalist_tools(ROLE, aliases=True)[1].description
 
 
 def test_arg_types_enums_and_optional_args() -> None:
@@ -46,7 +56,7 @@ def test_arg_types_enums_and_optional_args() -> None:
     props = move.parameters["properties"]
     assert props["direction"] == {"type": "string", "enum": ["left", "right"]}
     assert props["steps"] == {"type": "integer", "description": "How far"}
-    assert move.parameters["required"] == ["direction"]
+    assert move.parameters["required"] == ["direction", "reasoning"]
 
 
 def test_computer_use_function_has_the_action_enum_and_its_parameters() -> None:
@@ -65,10 +75,20 @@ def test_provider_formats() -> None:
     d = tools.generalist_tools(ROLE)[1]
     assert tools.to_openai_chat(d) == {"type": "function", "function": {
         "name": "reveal_cell", "description": d.description, "parameters": d.parameters}}
-    responses = tools.to_openai_responses(d)
-    assert responses["type"] == "function" and responses["name"] == "reveal_cell"
-    assert responses["strict"] is False and responses["parameters"] is d.parameters
+    loose = tools.to_openai_responses(d)
+    assert loose["type"] == "function" and loose["name"] == "reveal_cell"
+    assert loose["strict"] is False and loose["parameters"] is d.parameters
+    strict = tools.to_openai_responses(d, strict=True)
+    assert strict["strict"] is True and strict["parameters"] == {**d.parameters, "additionalProperties": False}
     assert tools.to_anthropic(d) == {"name": "reveal_cell", "description": d.description,
                                      "input_schema": d.parameters}
-    assert tools.to_gemini(d) == {"name": "reveal_cell", "description": d.description,
-                                  "parameters_json_schema": d.parameters}
+    assert tools.to_anthropic(d, strict=True) == {"name": "reveal_cell", "description": d.description,
+                                                  "input_schema": {**d.parameters, "additionalProperties": False},
+                                                  "strict": True}
+    assert tools.to_gemini(d) == {"name": "reveal_cell", "description": d.description, "parameters": d.parameters}
+
+
+def test_strict_mode_is_dropped_for_a_tool_with_an_optional_argument() -> None:
+    move = tools.generalist_tools(ROLE)[2]  # "steps" is optional; strict schemas must require everything
+    assert tools.to_openai_responses(move, strict=True)["strict"] is False
+    assert "strict" not in tools.to_anthropic(move, strict=True)

@@ -102,3 +102,34 @@ def test_computer_tool_call_with_action_argument():
 def test_non_numeric_coordinates_are_oos():
     v = parse_cua(Proposal("click", {"x": "left", "y": 3}), MOUSE, VP)
     assert v.validity == "oos" and "number" in v.reason
+
+
+@pytest.mark.parametrize("kind, args, button", [
+    ("click", {"button": "right"}, "right"), ("click", {"button": "Middle"}, "middle"), ("click", {}, "left"),
+    ("right_click", {}, "right"), ("click_hold", {"button": "right"}, "right"),
+    ("drag", {"button": "right", "to_x": 20, "to_y": 30}, "right"),
+])
+def test_a_click_hold_or_drag_honours_its_button(kind, args, button):
+    v = parse_cua(Proposal(kind, {"x": 10, "y": 10, **args}), MOUSE, VP)
+    assert v.validity == "valid" and v.action.button == button
+
+
+def test_an_unknown_button_is_oos():
+    v = parse_cua(Proposal("click", {"x": 10, "y": 10, "button": "back"}), MOUSE, VP)
+    assert v.validity == "oos" and "button" in v.reason
+
+
+def test_moving_the_pointer_is_legal_without_clicks():
+    assert parse_cua(Proposal("mouse_move", {"x": 5, "y": 5}), ARROWS, VP).validity == "valid"
+    assert parse_cua(Proposal("click", {"x": 5, "y": 5}), ARROWS, VP).validity == "oos"
+
+
+def test_typed_text_is_held_to_the_keys_only_by_the_papers_reading():
+    typed = Proposal("type", {"text": "hello"})
+    assert parse_cua(typed, ARROWS, VP).validity == "oos"
+    assert parse_cua(typed, ARROWS, VP, typed_keys=False).validity == "valid"
+
+
+def test_a_refused_reply_is_no_tool_call_with_its_reason():
+    v = parse_cua(Proposal(None, {}, malformed="hotkey is not in the action space", refused=True), MOUSE, VP)
+    assert (v.validity, v.reason, v.action.kind) == ("ntc", "hotkey is not in the action space", "wait")

@@ -1,51 +1,66 @@
-"""Prompt assembly: four sections in order; the action list comes from the registered controls."""
+"""Prompt assembly: the original's opening and four sections, in our words; controls from the catalog."""
+
+from functools import cache
 
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.prompts import SECTIONS, render_prompt
 
+catalog = cache(load_catalog)
 
-def _render(model_name: str, game_id: str = "19-minesweeper", realtime: bool = False):
-    cat = load_catalog()
+
+def _render(model_name: str, game_id: str = "19-minesweeper", realtime: bool = False, **overrides):
+    cat = catalog()
     game = cat.games[game_id]
     role = next(iter(game.roles.values()))
     task = next(t for t in cat.tasks if t.game == game_id)
-    return render_prompt(cat.root / "prompts", game, role, task, cat.resolve_model(model_name), 100, realtime), game, task
+    spec = cat.resolve_model(model_name, overrides or None)
+    return render_prompt(cat.root / "prompts", game, role, task, spec, 100, realtime), game, task
 
 
 def test_generalist_prompt_lists_every_registered_control_in_four_sections():
     prompt, game, task = _render("random")
     assert tuple(prompt.sections) == SECTIONS
     role = next(iter(game.roles.values()))
-    listed = [ln[2:].split("(")[0].split(":")[0] for ln in prompt.sections["Role and Controls"].splitlines()
-              if ln.startswith("- ")]
+    listed = [ln[2:].split("`")[1] for ln in prompt.sections["Role and Controls"].splitlines() if ln.startswith("- `")]
     assert listed == [c.id for c in role.controls]
-    assert "cell: string" in prompt.sections["Role and Controls"]
+    assert "`reveal_cell`: Left-click" in prompt.sections["Role and Controls"]
+    assert "(arguments: cell)" in prompt.sections["Role and Controls"]
     assert task.instruction.strip() in prompt.sections["Task Instruction"]
-    assert "exactly one" in prompt.text
+    assert "choose exactly one per step" in prompt.text
 
 
-def test_cua_prompt_states_keys_mouse_and_viewport():
-    prompt, game, _ = _render("random-cua")
-    controls = prompt.sections["Role and Controls"]
-    assert "No keyboard keys are allowed" in controls
-    assert "x from 0 to 1279" in controls and "y from 0 to 719" in controls
+def test_the_opening_says_who_the_model_is_and_a_generalist_has_no_keyboard_or_mouse():
+    generalist, _, _ = _render("random")
+    cua, _, _ = _render("random-cua")
+    opening = generalist.text.split("## Game Rules")[0]
+    assert opening.startswith("You are a skilled player of video games")
+    assert "cannot press keys or use the mouse yourself" in opening
+    assert "cannot press keys" not in cua.text.split("## Game Rules")[0]
+    assert cua.text.startswith("You are a skilled player of video games")
 
 
-def test_cua_prompt_states_the_models_coordinate_grid():
-    cat = load_catalog()
-    game = cat.games["19-minesweeper"]
-    role = next(iter(game.roles.values()))
-    task = next(t for t in cat.tasks if t.game == game.id)
-    spec = cat.resolve_model("random-cua", {"coordinates": "normalized_1000"})
-    prompt = render_prompt(cat.root / "prompts", game, role, task, spec, 100)
-    assert "0-1000 grid" in prompt.sections["Role and Controls"]
-    spec = cat.resolve_model("random-cua", {"screenshot_width": 640})
-    prompt = render_prompt(cat.root / "prompts", game, role, task, spec, 100)
-    assert "640x360 screenshot" in prompt.sections["Role and Controls"]
+def test_aliases_are_offered_only_when_the_parsing_accepts_them():
+    original, game, _ = _render("random")
+    paper, _, _ = _render("random", parsing="paper")
+    alias = next(iter(game.roles.values())).controls[1].aliases[0]
+    assert f"also accepted: {alias}" in paper.sections["Role and Controls"]
+    assert "also accepted" not in original.sections["Role and Controls"]
 
 
-def test_realtime_is_stated():
-    prompt, _, _ = _render("random", realtime=True)
-    assert "keeps running while you think" in prompt.text
-    prompt, _, _ = _render("random")
-    assert "paused while you think" in prompt.text
+def test_cua_prompt_states_keys_and_clicks_from_the_role():
+    minesweeper, _, _ = _render("random-cua")
+    assert "Keyboard: any key" in minesweeper.sections["Role and Controls"]
+    assert "Mouse: click (left or right button)" in minesweeper.sections["Role and Controls"]
+    flappy, _, _ = _render("random-cua", "13-flappy-bird")
+    assert "Keyboard: Space." in flappy.sections["Role and Controls"]
+    assert "Mouse: no clicks" in flappy.sections["Role and Controls"]
+    snake, _, _ = _render("random-cua", "15-google-snake")  # clicks allowed, as in the original's catalog
+    assert "e.g. ArrowUp+ArrowDown" in snake.sections["Role and Controls"]
+    assert "Mouse: click" in snake.sections["Role and Controls"]
+
+
+def test_nothing_beyond_the_originals_content_is_told():
+    # The original states neither the step budget, the restart rule nor whether the game pauses.
+    for realtime in (False, True):
+        prompt, _, _ = _render("random", realtime=realtime)
+        assert "at most 100 actions" not in prompt.text and "while you think" not in prompt.text

@@ -23,9 +23,18 @@ ROLE = Role.model_validate({
 })
 
 
-def parse(name, args=None, raw=None):
+def parse(name, args=None, raw=None, parsing="paper"):
+    """The paper's reading unless told (most of these tests are about its leniency)."""
     call = Proposal.from_raw(name, raw) if raw is not None else Proposal(name, args or {})
-    return parse_semantic(call, ROLE, VP, ROLE.cua.default_hold_ms)
+    return parse_semantic(call, ROLE, VP, ROLE.cua.default_hold_ms, parsing)
+
+
+@pytest.mark.parametrize("name, validity", [("jump", "valid"), ("JUMP", "oos"), ("hop", "oos"), (" jump", "oos")])
+def test_the_original_matches_the_control_id_exactly(name, validity):
+    v = parse(name, parsing="original")
+    assert v.validity == validity
+    assert parse(None, {"tool_name": "jump"}, parsing="original").validity == "oos"  # the id is the call's name
+    assert parse(name, {"reasoning": "why not"}, parsing="original").validity == validity  # extra argument ignored
 
 
 @pytest.mark.parametrize("name", ["jump", "JUMP", "hop", "flap", " Jump "])

@@ -146,9 +146,9 @@ def test_prompts_carry_the_upstream_sections(cat):
     cua = render_prompt(cat.prompts_dir, game, game.roles["player"], task, cat.resolve_model("random-cua"), 15)
     controls = cua.sections["Role and Controls"]
     assert "You click cells" in controls and "ACTION SPACE (ONLY LEGAL ACTIONS)" in controls
-    assert "Any keyboard key is allowed" in controls
+    assert "Keyboard: any key" in controls
     gen = render_prompt(cat.prompts_dir, game, game.roles["player"], task, cat.resolve_model("random"), 15)
-    assert "reveal_cell(cell: string)" in gen.sections["Role and Controls"]
+    assert "`reveal_cell`" in gen.sections["Role and Controls"] and "(arguments: cell)" in gen.sections["Role and Controls"]
     assert "ACTION SPACE" not in gen.sections["Role and Controls"]
     assert gen.sections["Task Instruction"].startswith("Uncover all seven safe cells")
     assert gen.sections["Game Rules"].endswith("clicks are ignored.")

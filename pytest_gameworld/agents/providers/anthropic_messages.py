@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 
 from ...play.actions import Proposal
-from ..base import Usage
+from ..base import RunContext, Usage
 from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import key_args, key_list
+from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
 from .retry import Failure
-from .sdk import require, stainless_failure
+from .sdk import require, stainless_failure, warn_unnamed_parameter
 from .tools import computer_use_call, to_anthropic
 
 # Classic computer tool versions and the beta flag each needs.
@@ -66,6 +67,75 @@ def computer_action(action: str, inp: dict[str, Any]) -> Proposal:
     return Proposal(action, {k: v for k, v in inp.items() if k != "action"})
 
 
+_CLICKS = {"left_click": None, "double_click": None, "triple_click": None, "right_click": "right",
+           "middle_click": "middle"}
+
+
+def _first_point(inp: dict[str, Any], *keys: str) -> tuple[Any, Any] | None:
+    for key in keys:
+        value = inp.get(key)
+        if isinstance(value, (list, tuple)) and len(value) >= 2:
+            return value[0], value[1]
+    return None
+
+
+def _hold(inp: dict[str, Any]) -> dict[str, Any]:
+    """A positive hold in seconds from ``seconds`` or ``duration``, as the original reads it."""
+    try:
+        s = float(inp.get("seconds", inp.get("duration")))
+    except (TypeError, ValueError, OverflowError):
+        return {}
+    return {"duration": s} if s > 0 else {}
+
+
+def original_computer_action(action: str, inp: dict[str, Any]) -> Proposal | None:
+    """One computer-tool action as the original harness maps it; None where it finds no action.
+
+    A scroll presses the arrow key of its direction; mouse-down is a click-and-hold; a drag that ends
+    where it starts is a hold; key names are split on '+' or spaces and lower-cased before lookup;
+    screenshot, zoom, mouse-up and cursor queries are skipped.
+    """
+    if action in _CLICKS or action in ("mouse_move", "left_mouse_down", "mouse_down"):
+        point = _first_point(inp, "coordinate", "coordinates")
+        if point is None:
+            return None
+        args: dict[str, Any] = {"x": point[0], "y": point[1]}
+        if action == "mouse_move":
+            return Proposal("mouse_move", {**args, "from_centre": True})
+        if action in _CLICKS:
+            return Proposal("click", {**args, "button": _CLICKS[action]} if _CLICKS[action] else args)
+        return Proposal("click_hold", {**args, **_hold(inp)})
+    if action in ("left_click_drag", "drag"):
+        start = _first_point(inp, "start_coordinate", "from")
+        end = _first_point(inp, "coordinate", "coordinate2", "end_coordinate", "to")
+        if start is None or end is None:
+            return None
+        try:
+            same = abs(float(start[0]) - float(end[0])) <= 1 and abs(float(start[1]) - float(end[1])) <= 1
+        except (TypeError, ValueError):
+            same = False
+        if same:
+            return Proposal("click_hold", {"x": start[0], "y": start[1], **_hold(inp)})
+        return Proposal("drag", {"x": start[0], "y": start[1], "to_x": end[0], "to_y": end[1]})
+    if action == "scroll":
+        return Proposal("press_key", {"key": SCROLL_ARROWS.get(str(inp.get("scroll_direction", "down")).lower(),
+                                                           "ArrowDown")})
+    if action == "type":
+        return None if inp.get("text") is None else Proposal("type", {"text": str(inp["text"])})
+    if action in ("key", "hold_key"):
+        raw = next((inp[k] for k in ("key", "text", "keys") if inp.get(k) not in (None, "")), None)
+        items = [raw] if isinstance(raw, str) else [i for i in raw if isinstance(i, str)] \
+            if isinstance(raw, (list, tuple)) else []
+        keys = [k for item in items for k in re.split(r"[+ ]", item.strip().lower()) if k]
+        if not keys:
+            return None
+        name, kargs = key_args(original_spelling(keys), **(_hold(inp) if action == "hold_key" else {}))
+        return Proposal(name, kargs)
+    if action == "wait":
+        return Proposal("wait", _hold(inp))
+    return None
+
+
 def anthropic_usage(usage: Any) -> Usage:
     """input_tokens excludes cache reads and writes in Anthropic's accounting: add them back."""
     if usage is None:
@@ -110,30 +180,46 @@ class AnthropicAgent(ProviderAgent):
 
     def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
         spec = self.spec
-        request: dict[str, Any] = {"model": spec.model, "max_tokens": spec.max_output_tokens,
-                                   "system": self._context().prompt.text,
+        # The API requires a limit; 2048 is the original's when a spec leaves it to the provider.
+        request: dict[str, Any] = {"model": spec.model, "max_tokens": spec.max_output_tokens or 2048,
                                    "messages": [{"role": "user", "content": self.content(user)}]}
-        # Newer SDKs dropped temperature from Messages; send it only where the API still takes it.
-        if spec.temperature is not None and _accepts(self.client.messages.create, "temperature"):
-            request["temperature"] = spec.temperature
+        if self.system_prompt:
+            request["system"] = self.system_prompt
+        if spec.temperature is not None:
+            self._sampling(request, "temperature", spec.temperature)
         if self.native:
             version = spec.extra.get("computer_tool", DEFAULT_COMPUTER_TOOL)
             if version.startswith("computer_toolset"):
                 request["tools"] = [{"type": version}]
             else:
                 request["tools"] = [{"type": version, "name": "computer", "display_width_px": image.width,
-                                     "display_height_px": image.height}]
+                                     "display_height_px": image.height, "display_number": 1}]
                 beta = spec.extra.get("computer_beta") or COMPUTER_BETAS.get(version, "computer-use-2025-11-24")
                 request["betas"] = [beta]
         else:
-            request["tools"] = [to_anthropic(t) for t in self.tools(frame)]
+            strict = bool(spec.extra.get("strict_tools"))
+            request["tools"] = [to_anthropic(t, strict) for t in self.tools(frame)]
         if spec.extra.get("thinking"):
             request["thinking"] = spec.extra["thinking"]
-        # Forcing a tool is not allowed together with extended thinking.
-        choice = spec.extra.get("tool_choice", None if spec.extra.get("thinking") else {"type": "any"})
-        if choice:
-            request["tool_choice"] = choice
+        if spec.extra.get("tool_choice"):  # the original sends none: the model may answer without a tool
+            request["tool_choice"] = spec.extra["tool_choice"]
         return request
+
+    def _create(self) -> Any:
+        return self.client.beta.messages.create if self.native else self.client.messages.create
+
+    def _sampling(self, request: dict[str, Any], name: str, value: Any) -> None:
+        """A sampling parameter as a named argument, or in the raw body when the installed SDK has none."""
+        if _accepts(self._create(), name):
+            request[name] = value
+        else:
+            request.setdefault("extra_body", {})[name] = value
+
+    async def begin(self, ctx: RunContext) -> None:
+        await super().begin(ctx)
+        if self.spec.temperature is not None and not _accepts(self._create(), "temperature"):
+            warn_unnamed_parameter(self.spec.name, "anthropic", "messages.create", "temperature",
+                                   self.spec.temperature)
 
     def parse(self, response: Any, frame: Frame) -> Parsed:
         calls: list[Proposal] = []
@@ -147,16 +233,20 @@ class AnthropicAgent(ProviderAgent):
                 reasoning.append(block.thinking)
             elif kind == "redacted_thinking":
                 reasoning.append("[redacted thinking]")
-            elif kind == "tool_use":
-                calls.append(self._tool_use(block))
+            elif kind == "tool_use" and (call := self._tool_use(block)) is not None:
+                calls.append(call)
         return Parsed(calls, "\n".join(texts).strip(), "\n".join(reasoning).strip(),
                       anthropic_usage(response.usage), response)
 
-    def _tool_use(self, block: Any) -> Proposal:
+    def _tool_use(self, block: Any) -> Proposal | None:
         inp = block.input
         if self.native and getattr(block, "toolset_name", None) == "computer":
             return computer_action(block.name, inp if isinstance(inp, dict) else {})
         if self.native and block.name == "computer" and isinstance(inp, dict):
+            if self.spec.parsing == "original":
+                return original_computer_action(str(inp.get("action", "")).lower(), inp)
             return computer_action(str(inp.get("action", "")), inp)
+        if self.native and self.spec.parsing == "original":
+            return None  # the original reads only the computer tool's calls
         call = Proposal.from_raw(block.name, inp)
         return computer_use_call(call) if self.interface == "cua" else call

@@ -14,7 +14,8 @@ from ..base import AgentError, AgentReply, Observation, RunContext, Usage
 from .connection import Connection, resolve
 from .content import ContentFormat, Image, Part, blocks, encode_screenshot, scrub
 from .coords import Frame, Mode, smart_resize, to_viewport
-from .memory import Memory, Round, describe_call
+from .memory import Memory, Round, action_json
+from .prompt_layout import Layout, layout
 from .retry import Failure, call_with_retries
 from .tools import ToolDef, computer_use_tool, generalist_tools
 
@@ -31,8 +32,11 @@ class Parsed:
     reasoning: str = ""
     usage: Usage = field(default_factory=Usage)
     raw: Any = None
-    # How each call reads in the model's own words, for the Action History (defaults to name(args)).
-    described: list[str] = field(default_factory=list)
+    # The reasoning the Action History repeats (a provider overrides the rule): by default a control call's
+    # own ``reasoning`` argument, as the original harness records it; computer use records none.
+    memory_reasoning: str | None = None
+    # The API's id of the first call, which the original's history repeats (Chat Completions tool calls only).
+    memory_call_id: str | None = None
 
 
 class ProviderAgent:
@@ -50,6 +54,7 @@ class ProviderAgent:
         self.conn: Connection | None = None
         self.client: Any = None
         self.pointer: tuple[int, int] | None = None  # where the last executed mouse action left the pointer
+        self.layout = Layout(None, "")
 
     # ------------------------------------------------------------------ hooks
 
@@ -105,24 +110,38 @@ class ProviderAgent:
         image = await asyncio.to_thread(encode_screenshot, obs.screenshot, self.spec.screenshot_format,
                                         self.spec.screenshot_width)
         frame = self.frame(image)
-        step_text = self.step_text(obs)
+        self.layout = layout(self.spec, ctx.prompt.text, ctx.role, image.size)
         sent_images = [*self.memory.images(), image]
-        request = self.build_request([*self.memory.parts(), step_text, image], image, frame)
+        request = self.build_request([*self.memory.parts(), self.layout.step_text, image], image, frame)
         parsed = await self._exchange(request, frame)
-        calls, verdict, shown = self.interpret(parsed, frame)
-        self.memory.add(Round(obs.step + 1, step_text, image, parsed.reasoning, shown, _verdict_text(verdict)))
+        calls, _ = self.interpret(parsed, frame)
+        first = calls[0] if calls else None
+        self.memory.add(Round(self.layout.step_text, image, self._memory_reasoning(parsed),
+                              action_json(first, self.interface, parsed.memory_call_id)))
         record = {"api": self.label, "base_url": self.conn.base_url if self.conn else None,
                   **scrub(request, sent_images)}
         return AgentReply(calls=calls, text=parsed.text, reasoning=parsed.reasoning, raw=_jsonable(parsed.raw),
                           request=record, usage=parsed.usage)
 
-    def interpret(self, parsed: Parsed, frame: Frame) -> tuple[list[Proposal], Verdict, str]:
-        """The calls in viewport terms, their verdict (pointer tracked) and how the action reads (pure)."""
+    @property
+    def system_prompt(self) -> str | None:
+        """This step's system prompt (None: the protocol sends none)."""
+        return self.layout.system
+
+    def _memory_reasoning(self, parsed: Parsed) -> str:
+        if self.interface != "generalist":
+            return ""
+        if parsed.memory_reasoning:
+            return parsed.memory_reasoning
+        reason = parsed.calls[0].args.get("reasoning") if parsed.calls else None
+        return reason if isinstance(reason, str) else ""
+
+    def interpret(self, parsed: Parsed, frame: Frame) -> tuple[list[Proposal], Verdict]:
+        """The calls in viewport terms and their verdict (pointer tracked) (pure)."""
         calls = [self.to_viewport(c, frame) for c in parsed.calls] if self.interface == "cua" else parsed.calls
         verdict = self.verdict(calls, self._context())
         self.track_pointer(verdict)
-        shown = parsed.described[0] if parsed.described else describe_call(parsed.calls[0] if parsed.calls else None)
-        return calls, verdict, shown
+        return calls, verdict
 
     def parse_reply(self, response: Any, frame: Frame) -> Parsed:
         """parse(), with a reply nested too deep as one unreadable call and a broken envelope as AgentError."""
@@ -182,7 +201,8 @@ class ProviderAgent:
         """Generalist: one tool per control; CUA without a native tool: the computer_use function."""
         ctx = self._context()
         if self.interface == "generalist":
-            return generalist_tools(ctx.role)
+            reasoning = self.spec.extra.get("reasoning_arg", "required")
+            return generalist_tools(ctx.role, reasoning, aliases=self.spec.parsing == "paper")
         if self.coordinate_mode() == "normalized_1000":
             space = "a 0-1000 grid over the screenshot (0,0 top-left, 1000,1000 bottom-right)"
         else:
@@ -193,11 +213,17 @@ class ProviderAgent:
         return blocks(parts, self.content_format, self.spec.extra.get("image_detail"))
 
     def to_viewport(self, call: Proposal, frame: Frame) -> Proposal:
-        """Map a CUA call to viewport pixels; a pointer action without a point uses the pointer."""
+        """Map a CUA call to viewport pixels; a pointer action without a point uses the pointer.
+
+        A move ``from_centre`` (the original harness's pointer move) runs from the screen's centre to the point.
+        """
         mapped = to_viewport(call, frame)
         if mapped.malformed or mapped.name not in MOUSE_KINDS:
             return mapped
         args = dict(mapped.args)
+        if args.pop("from_centre", False) and "x" in args and "y" in args:
+            args["to_x"], args["to_y"] = args["x"], args["y"]
+            args["x"], args["y"] = frame.centre
         if "x" not in args and "y" not in args and "coordinate" not in args:
             if self.pointer is not None and (mapped.name in _POINTED or "to_x" in args):
                 args["x"], args["y"] = self.pointer
@@ -207,7 +233,7 @@ class ProviderAgent:
 
     def verdict(self, calls: list[Proposal], ctx: RunContext) -> Verdict:
         """The runner's classification of the first call (pure), for memory and pointer tracking."""
-        return classify(calls, self.interface, ctx.role, ctx.game.viewport)
+        return classify(calls, self.interface, ctx.role, ctx.game.viewport, self.spec.parsing)
 
     def track_pointer(self, verdict: Verdict) -> None:
         action = verdict.action
@@ -215,13 +241,6 @@ class ProviderAgent:
             return
         self.pointer = (action.to_x, action.to_y) if action.to_x is not None and action.to_y is not None \
             else (action.x, action.y)
-
-
-def _verdict_text(verdict: Verdict) -> str:
-    if verdict.validity == "valid":
-        return "executed"
-    label = "no tool call (nothing executed)" if verdict.validity == "ntc" else "invalid (nothing executed)"
-    return f"{label}: {verdict.reason}" if verdict.reason else label
 
 
 def _jsonable(value: Any) -> Any:

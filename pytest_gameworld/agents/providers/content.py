@@ -73,14 +73,10 @@ Part = Union[str, Image]
 
 
 def blocks(parts: list[Part], fmt: ContentFormat, image_detail: str | None = None) -> list[dict[str, Any]]:
-    """Neutral parts as one provider's user-content blocks (adjacent text parts merged)."""
-    merged: list[Part] = []
-    for part in parts:
-        if isinstance(part, str) and merged and isinstance(merged[-1], str):
-            merged[-1] = f"{merged[-1]}\n{part}"
-        elif not (isinstance(part, str) and not part):
-            merged.append(part)
-    return [_text(p, fmt) if isinstance(p, str) else _image(p, fmt, image_detail) for p in merged]
+    """Neutral parts as one provider's user-content blocks, one block per non-empty part (as the original
+    harness sends them: texts are not merged)."""
+    return [_text(p, fmt) if isinstance(p, str) else _image(p, fmt, image_detail) for p in parts
+            if not (isinstance(p, str) and not p)]
 
 
 def _text(text: str, fmt: ContentFormat) -> dict[str, Any]:
@@ -98,7 +94,8 @@ def _image(img: Image, fmt: ContentFormat, detail: str | None) -> dict[str, Any]
             url["detail"] = detail
         return {"type": "image_url", "image_url": url}
     if fmt == "openai_responses":
-        return {"type": "input_image", "image_url": img.data_url, "detail": detail or "auto"}
+        block = {"type": "input_image", "image_url": img.data_url}
+        return {**block, "detail": detail} if detail else block
     if fmt == "anthropic":
         return {"type": "image", "source": {"type": "base64", "media_type": img.mime, "data": img.b64}}
     return {"inline_data": {"mime_type": img.mime, "data": img.data}}

@@ -11,13 +11,14 @@ from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import key_args, key_list
+from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
 from .retry import RETRYABLE_STATUS, Failure, retry_after_seconds
 from .sdk import require
 from .tools import computer_use_call, to_gemini
 
-# Browser navigation has no meaning in a single-page game; the model is not offered it.
-EXCLUDED_FUNCTIONS = ["open_web_browser", "navigate", "search", "go_back", "go_forward"]
+# Browser navigation and page scrolling have no meaning in a single-page game; as in the original, the
+# model is not offered them.
+EXCLUDED_FUNCTIONS = ["open_web_browser", "go_back", "go_forward", "search", "navigate", "scroll_document"]
 DEFAULT_MAGNITUDE = 800  # Gemini's default scroll distance, on its 0-999 grid
 _TRANSIENT = {"TimeoutException", "ConnectError", "NetworkError", "RemoteProtocolError", "ReadError",
               "ClientConnectorError", "ClientOSError", "ServerDisconnectedError"}
@@ -31,7 +32,7 @@ def computer_action(name: str, args: dict[str, Any]) -> Proposal:
     """
     point = {"x": args["x"], "y": args["y"]} if "x" in args and "y" in args else {}
     if name == "click_at":
-        return Proposal("click", point)
+        return Proposal("click", {**point, **({"button": args["button"]} if args.get("button") else {})})
     if name == "hover_at":
         return Proposal("mouse_move", point)
     if name == "type_text_at":
@@ -60,6 +61,68 @@ def computer_action(name: str, args: dict[str, Any]) -> Proposal:
     if name == "wait_5_seconds":
         return Proposal("wait", {"duration": 5})
     return Proposal(name, dict(args))
+
+
+def _grid(args: dict[str, Any], xk: str = "x", yk: str = "y") -> dict[str, float] | None:
+    """A point on the 0-999 grid, clamped as the original clamps it (a missing coordinate reads as 0);
+    None when a coordinate is not a finite number (the original's parser fails on it)."""
+    out = {}
+    for key, name in ((xk, "x"), (yk, "y")):
+        try:
+            value = float(args.get(key, 0))
+            out[name] = min(max(round(value), 0), 1000)
+        except (TypeError, ValueError, OverflowError):
+            return None
+    return out
+
+
+_POINTED = ("click_at", "right_click_at", "hover_at", "type_text_at", "drag_and_drop")
+
+
+def original_computer_action(name: str, args: dict[str, Any]) -> Proposal:
+    """A computer-use function call as the original harness maps it.
+
+    scroll_at presses the arrow key of its direction; click_at honours a ``button``; a drag that ends
+    where it starts is a hold; a coordinate that is not a number, or any other function (a navigation
+    one, say), is refused: no tool call.
+    """
+    n = name.lower()
+    point = _grid(args) if n in _POINTED else {}
+    end = _grid(args, "destination_x", "destination_y") if n == "drag_and_drop" else {}
+    if point is None or end is None:
+        return Proposal(name or None, {}, malformed=f"{name}: a coordinate is not a number", refused=True)
+    if n in ("click_at", "right_click_at"):
+        button = "right" if n == "right_click_at" else str(args.get("button", "left")).lower()
+        return Proposal("click", {**point, "button": button} if button in ("right", "middle") else point)
+    if n == "hover_at":
+        return Proposal("mouse_move", {**point, "from_centre": True})
+    if n == "type_text_at":
+        text = str(args.get("text", ""))
+        return Proposal("type", {"text": text + "\n" if args.get("press_enter") else text})
+    if n == "scroll_at":
+        direction = str(args.get("direction", "down")).lower()
+        return Proposal("press_key", {"key": SCROLL_ARROWS.get(direction, "ArrowDown")})
+    if n == "drag_and_drop":
+        hold = args.get("duration", args.get("hold_duration"))
+        try:
+            hold_s = {"duration": float(hold)} if hold is not None and float(hold) > 0 else {}
+        except (TypeError, ValueError):
+            hold_s = {}
+        if abs(point["x"] - end["x"]) <= 1 and abs(point["y"] - end["y"]) <= 1:
+            return Proposal("click_hold", {**point, **hold_s})
+        return Proposal("drag", {**point, "to_x": end["x"], "to_y": end["y"], **(hold_s or {"duration": 0.5})})
+    if n == "key_combination":
+        keys = args.get("keys")
+        parts = [k for k in re.split(r"[\s+]+", keys) if k] if isinstance(keys, str) else \
+            [str(k) for k in keys] if isinstance(keys, (list, tuple)) else []
+        if not parts:
+            return Proposal(None, {}, malformed="key_combination without keys", refused=True)
+        kname, kargs = key_args(original_spelling(parts))
+        return Proposal(kname, kargs)
+    if n == "wait_5_seconds":
+        return Proposal("wait", {"duration": 5.0})
+    return Proposal(name or None, {}, malformed=f"{name!r} is not a game action (the original counts it as no "
+                                                 "tool call)", refused=True)
 
 
 def gemini_usage(meta: Any) -> Usage:
@@ -129,10 +192,11 @@ class GeminiAgent(ProviderAgent):
 
     def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
         spec = self.spec
-        config: dict[str, Any] = {"system_instruction": self._context().prompt.text,
-                                  "max_output_tokens": spec.max_output_tokens}
+        config: dict[str, Any] = {"system_instruction": self.system_prompt}
         if spec.temperature is not None:
             config["temperature"] = spec.temperature
+        if spec.max_output_tokens is not None:
+            config["max_output_tokens"] = spec.max_output_tokens
         if self.native:
             config["tools"] = [{"computer_use": {
                 "environment": spec.extra.get("environment", "ENVIRONMENT_BROWSER"),
@@ -141,6 +205,7 @@ class GeminiAgent(ProviderAgent):
             config["tools"] = [{"function_declarations": [to_gemini(t) for t in self.tools(frame)]}]
             mode = spec.extra.get("function_calling_mode", "ANY")
             config["tool_config"] = {"function_calling_config": {"mode": mode}}
+            config["automatic_function_calling"] = {"disable": True}
         if spec.extra.get("thinking_config"):
             config["thinking_config"] = dict(spec.extra["thinking_config"])
         return {"model": spec.model, "contents": [{"role": "user", "parts": self.content(user)}], "config": config}
@@ -161,13 +226,17 @@ class GeminiAgent(ProviderAgent):
             # Gemini reports an unparsable call instead of returning it: a call with bad arguments.
             message = getattr(candidate, "finish_message", None) or "malformed function call"
             m = re.search(r"call:\s*([A-Za-z_][\w.]*)\s*\(", message)
-            calls.append(Proposal(m.group(1) if m else None, {}, malformed=f"Gemini: {message}"))
+            # The original finds no call in such a reply (no tool call); the paper's reading calls it malformed.
+            calls.append(Proposal(m.group(1) if m else None, {}, malformed=f"Gemini: {message}",
+                                  refused=self.spec.parsing == "original"))
         return Parsed(calls, "\n".join(texts).strip(), "\n".join(reasoning).strip(),
                       gemini_usage(response.usage_metadata), response)
 
     def _call(self, name: str, args: dict[str, Any]) -> Proposal:
         if self.native:
             args.pop("safety_decision", None)  # a confirmation request; there is no one to ask
+            if self.spec.parsing == "original":
+                return original_computer_action(name, args)
             return computer_action(name, args)
         call = Proposal(name, args)
         return computer_use_call(call) if self.interface == "cua" else call

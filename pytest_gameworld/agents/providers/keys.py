@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...play.actions import normalize_key
+
 # Only spellings actions.normalize_key does not already understand.
 _EXTRA = {
     "page_up": "PageUp", "prior": "PageUp", "page_down": "PageDown", "next": "PageDown",
@@ -13,6 +15,10 @@ _EXTRA = {
     "control_l": "Control", "control_r": "Control", "shift_l": "Shift", "shift_r": "Shift",
     "alt_l": "Alt", "alt_r": "Alt", "command": "Meta", "caps_lock": "CapsLock", "capslock": "CapsLock",
 }
+
+
+# The arrow key the original harness presses for a scroll in each direction.
+SCROLL_ARROWS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
 
 
 def key_name(name: str) -> str:
@@ -39,3 +45,8 @@ def key_args(keys: list[str], **extra: Any) -> tuple[str, dict[str, Any]]:
     if len(keys) == 1:
         return "press_key", {"key": keys[0], **extra}
     return "press_keys", {"keys": keys, **extra}
+
+
+def original_spelling(keys: list[str]) -> list[str]:
+    """Keys as the original harness normalizes (and records) them: ``left`` → ArrowLeft, ``space`` → Space."""
+    return ["Space" if (k := normalize_key(key_name(str(key)))) == " " else k for key in keys]

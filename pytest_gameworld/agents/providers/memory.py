@@ -1,4 +1,9 @@
-"""Rolling memory: the last N rounds re-injected as an interleaved "Action History" block (pure)."""
+"""Rolling memory: the last N rounds re-sent as an "Action History" before the current screen (pure).
+
+The layout is the original harness's: a header, then per round the words that preceded its screenshot,
+the screenshot, the model's reasoning and its action as JSON, oldest round first. Whether the action was
+valid is not told (the original does not tell it either).
+"""
 
 from __future__ import annotations
 
@@ -10,35 +15,38 @@ from typing import Any
 from ...play.actions import Proposal
 from .content import ContentFormat, Image, Part, blocks
 
-# Long reasoning would make every later request pay for it again; the tail is what matters.
-MAX_REASONING_CHARS = 1500
+HISTORY_HEADER = "## Action History\n"
+# A guard against a runaway reply being re-sent every step; far above what max_output_tokens allows.
+MAX_REASONING_CHARS = 16_000
 
 
 @dataclass(frozen=True)
 class Round:
-    """One past step: what the model was told and shown, what it thought, did, and how it was judged."""
+    """One past step: the text before its screenshot, the screenshot, the model's reasoning and action."""
 
-    step: int
     prompt: str
     image: Image | None
     reasoning: str
-    action: str
-    verdict: str
+    action: str | None  # None when the reply held no call (the original then records no action)
 
 
-def describe_call(call: Proposal | None) -> str:
-    """A call as a short line, e.g. ``reveal_cell({"cell": "e5"})``."""
-    if call is None:
-        return "(no action)"
-    args = json.dumps(call.args, ensure_ascii=False, separators=(", ", ": "), default=str)
-    return f"{call.name or '?'}({args})"
+def action_json(call: Proposal | None, interface: str, call_id: str | None = None) -> str | None:
+    """A call as the history shows it: ``{"arguments": …, "tool_name": …}`` for a control (with the API's
+    ``tool_call_id`` when it gave one), ``{"action": …, …}`` for a low-level action; None for no call."""
+    if call is None or call.refused or not call.name:
+        return None
+    if interface == "generalist":
+        payload: dict[str, Any] = {"tool_name": call.name, "arguments": call.args}
+        if call_id:
+            payload["tool_call_id"] = call_id
+    else:
+        payload = {"action": call.name, **call.args}
+    return json.dumps(payload, ensure_ascii=False, sort_keys=True, default=str)
 
 
-def _clip(text: str) -> str:
+def _line(text: str) -> str:
     text = text.strip()
-    if len(text) <= MAX_REASONING_CHARS:
-        return text
-    return "…" + text[-MAX_REASONING_CHARS:]
+    return text if text.endswith("\n") else text + "\n"
 
 
 class Memory:
@@ -59,18 +67,22 @@ class Memory:
         return len(self._items) if self.rounds > 0 else 0
 
     def parts(self) -> list[Part]:
-        """The history as neutral parts, oldest round first, each with its screenshot."""
+        """The history as neutral parts (one text or image each), oldest round first."""
         if not len(self):
             return []
-        out: list[Part] = [f"## Action History (your last {len(self)} step(s), oldest first)"]
+        out: list[Part] = [HISTORY_HEADER]
         for r in self._items:
-            out.append(r.prompt or f"Step {r.step}.")
+            if r.prompt.strip():
+                out.append(_line(r.prompt))
             if r.image is not None:
                 out.append(r.image)
-            if r.reasoning.strip():
-                out.append(f"Your reasoning: {_clip(r.reasoning)}")
-            out.append(f"Your action: {r.action}\nResult: {r.verdict}")
-        out.append("## Current step")
+            reasoning = r.reasoning.strip()
+            if len(reasoning) > MAX_REASONING_CHARS:
+                reasoning = "…" + reasoning[-MAX_REASONING_CHARS:]
+            if reasoning:
+                out.append(_line(f"Reasoning: {reasoning}"))
+            if r.action:
+                out.append(_line(f"Action: {r.action}"))
         return out
 
     def render(self, fmt: ContentFormat, image_detail: str | None = None) -> list[dict[str, Any]]:

@@ -12,7 +12,8 @@ from .content import Image, Part
 from .coords import Frame
 from .retry import Failure
 from .sdk import require, stainless_failure
-from .textformats import action_text, parse_qwen, parse_uitars, split_think
+from . import qwen_format, uitars_format
+from .textformats import parse_qwen, parse_uitars, split_think
 from .tools import computer_use_call, to_openai_chat
 
 
@@ -60,18 +61,20 @@ class OpenAIChatAgent(ProviderAgent):
         return stainless_failure(require("openai"), exc)
 
     def base_request(self, user: list[Part]) -> dict[str, Any]:
+        """Model, messages (a system message when the protocol has one), sampling and token limit."""
         spec = self.spec
-        request: dict[str, Any] = {
-            "model": spec.model,
-            "messages": [{"role": "system", "content": self._context().prompt.text},
-                         {"role": "user", "content": self.content(user)}],
-        }
+        messages: list[dict[str, Any]] = []
+        if self.system_prompt is not None:
+            messages.append({"role": "system", "content": self.system_prompt})
+        messages.append({"role": "user", "content": self.content(user)})
+        request: dict[str, Any] = {"model": spec.model, "messages": messages}
         if spec.temperature is not None:
             request["temperature"] = spec.temperature
-        # OpenAI's reasoning models take only max_completion_tokens; compatible servers know max_tokens.
-        limit = spec.extra.get("max_tokens_param") or ("max_completion_tokens" if spec.provider == "openai"
-                                                       else "max_tokens")
-        request[limit] = spec.max_output_tokens
+        if spec.max_output_tokens is not None:
+            # OpenAI's reasoning models take only max_completion_tokens; compatible servers know max_tokens.
+            limit = spec.extra.get("max_tokens_param") or ("max_completion_tokens" if spec.provider == "openai"
+                                                           else "max_tokens")
+            request[limit] = spec.max_output_tokens
         for key in ("reasoning_effort", "seed"):
             if key in spec.extra:
                 request[key] = spec.extra[key]
@@ -82,20 +85,25 @@ class OpenAIChatAgent(ProviderAgent):
     def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
         request = self.base_request(user)
         request["tools"] = [to_openai_chat(t) for t in self.tools(frame)]
-        choice = self.spec.extra.get("tool_choice", "required" if self.spec.provider == "openai" else "auto")
-        if choice:
-            request["tool_choice"] = choice
+        if self.spec.extra.get("tool_choice"):  # sent only when the spec names one (the original names its own)
+            request["tool_choice"] = self.spec.extra["tool_choice"]
         return request
 
     def parse(self, response: Any, frame: Frame) -> Parsed:
         message = response.choices[0].message
         think, text = split_think(message.content or "")
-        reasoning = "\n".join(p for p in (message_reasoning(message), think) if p)
-        calls = [Proposal.from_raw(tc.function.name, tc.function.arguments)
-                 for tc in (message.tool_calls or []) if getattr(tc, "function", None) is not None]
+        provider_reasoning = message_reasoning(message)
+        reasoning = "\n".join(p for p in (provider_reasoning, think) if p)
+        tool_calls = [tc for tc in (message.tool_calls or []) if getattr(tc, "function", None) is not None]
+        calls = [Proposal.from_raw(tc.function.name, tc.function.arguments) for tc in tool_calls]
         if self.interface == "cua":
             calls = [computer_use_call(c) for c in calls]
-        return Parsed(calls, text.strip(), reasoning, chat_usage(response.usage), response)
+        call_id = getattr(tool_calls[0], "id", None) if tool_calls else None
+        # The original keeps the API's reasoning_content in the history, else the call's reasoning argument,
+        # and the tool call's id with its action.
+        return Parsed(calls, text.strip(), reasoning, chat_usage(response.usage), response,
+                      memory_reasoning=provider_reasoning or None,
+                      memory_call_id=str(call_id) if call_id else None)
 
 
 class OpenAITextAgent(OpenAIChatAgent):
@@ -109,10 +117,17 @@ class OpenAITextAgent(OpenAIChatAgent):
     def parse(self, response: Any, frame: Frame) -> Parsed:
         message = response.choices[0].message
         content = message.content or ""
-        if self.spec.text_format == "uitars":
-            calls, reasoning = parse_uitars(content)
-        else:
-            calls, reasoning = parse_qwen(content, self.interface)
+        calls, reasoning = self.read_text(content)
         reasoning = "\n".join(p for p in (message_reasoning(message), reasoning) if p)
-        described = [action_text(content, self.spec.text_format or "qwen")[:500]] if calls else []
-        return Parsed(calls, content.strip(), reasoning, chat_usage(response.usage), response, described)
+        return Parsed(calls, content.strip(), reasoning, chat_usage(response.usage), response)
+
+    def read_text(self, content: str) -> tuple[list[Proposal], str]:
+        """The calls and the reasoning in a reply, by the spec's text format and parsing."""
+        spec = self.spec
+        if spec.parsing == "paper":
+            return parse_uitars(content) if spec.text_format == "uitars" else parse_qwen(content, self.interface)
+        if spec.text_format == "uitars":
+            calls, reasoning = parse_uitars(content)  # the reasoning is read the same way in both
+            return uitars_format.parse_original(content, spec.coordinates == "normalized_1000"), reasoning
+        reasoning, _ = split_think(content)
+        return qwen_format.parse_original(content, self.interface), reasoning

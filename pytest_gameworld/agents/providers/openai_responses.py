@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...play.actions import Proposal
@@ -11,7 +12,7 @@ from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import key_args, key_list
+from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
 from .openai_chat import make_openai_client
 from .retry import Failure
 from .sdk import require, stainless_failure
@@ -55,6 +56,82 @@ def computer_action(action: dict[str, Any]) -> Proposal:
     if kind == "wait":
         return Proposal("wait", {})
     return Proposal(kind or None, {k: v for k, v in action.items() if k != "type"})
+
+
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _xy(action: dict[str, Any], pairs: tuple[tuple[str, str], ...],
+        boxes: tuple[str, ...] = ()) -> tuple[float, float] | None:
+    """The first point found under a pair of names or in a [x, y] / {x, y} container."""
+    for xk, yk in pairs:
+        x, y = _number(action.get(xk)), _number(action.get(yk))
+        if x is not None and y is not None:
+            return x, y
+    for key in boxes:
+        box = action.get(key)
+        if isinstance(box, dict):
+            box = [box.get("x"), box.get("y")]
+        if isinstance(box, (list, tuple)) and len(box) >= 2:
+            x, y = _number(box[0]), _number(box[1])
+            if x is not None and y is not None:
+                return x, y
+    return None
+
+
+def original_computer_action(action: dict[str, Any]) -> Proposal | None:
+    """One computer_call action as the original harness maps it; None where it finds no action.
+
+    A scroll presses the arrow key of its direction; a drag is read from start/end fields (a ``path``
+    is not read, as in the original); an empty ``type`` waits; screenshot and the like are skipped.
+    """
+    kind = action.get("type")
+    point = _xy(action, (("x", "y"), ("client_x", "client_y")), ("coordinate", "position"))
+    if kind in ("click", "double_click", "move"):
+        if point is None:
+            return None
+        args: dict[str, Any] = {"x": point[0], "y": point[1]}
+        if kind == "move":
+            return Proposal("mouse_move", {**args, "from_centre": True})
+        button = str(action.get("button")).lower() if kind == "click" and action.get("button") is not None else ""
+        return Proposal("click", {**args, "button": button} if button in ("right", "middle") else args)
+    if kind in ("drag", "drag_to"):
+        start = _xy(action, (("start_x", "start_y"), ("from_x", "from_y")),
+                    ("start", "from", "origin", "start_position"))
+        end = _xy(action, (("end_x", "end_y"), ("destination_x", "destination_y"), ("x", "y")),
+                  ("end", "to", "destination", "coordinate", "position"))
+        hold = {"duration": d} if (d := _number(action.get("duration"))) is not None and d > 0 else {}
+        if start is None and end is not None and hold:
+            return Proposal("click_hold", {"x": end[0], "y": end[1], **hold})
+        if start is None or end is None:
+            return None
+        if abs(start[0] - end[0]) <= 1 and abs(start[1] - end[1]) <= 1:
+            return Proposal("click_hold", {"x": start[0], "y": start[1], **hold})
+        return Proposal("drag", {"x": start[0], "y": start[1], "to_x": end[0], "to_y": end[1], **hold})
+    if kind == "scroll":
+        sx, sy = int(_number(action.get("scroll_x")) or 0), int(_number(action.get("scroll_y")) or 0)
+        direction = "down" if sy > 0 else "up" if sy < 0 else "right" if sx > 0 else "left" if sx < 0 else "down"
+        return Proposal("press_key", {"key": SCROLL_ARROWS[direction]})
+    if kind == "keypress":
+        raw = action.get("keys")
+        keys = [str(k) for k in raw] if isinstance(raw, (list, tuple)) else \
+            [k for k in re.split(r"[\s+]+", raw) if k] if isinstance(raw, str) else []
+        if not keys:
+            return None
+        name, args = key_args(original_spelling(keys))
+        return Proposal(name, args)
+    if kind == "type":
+        text = action.get("text")
+        return Proposal("type", {"text": str(text)}) if text else Proposal("wait", {})
+    if kind == "wait":
+        return Proposal("wait", {"duration": action["duration"]} if action.get("duration") is not None else {})
+    return None
 
 
 def responses_usage(usage: Any) -> Usage:
@@ -101,13 +178,21 @@ class OpenAIResponsesAgent(ProviderAgent):
         await super().begin(ctx)
         self.pending = []
 
+    @property
+    def chained(self) -> bool:
+        """Answer the last computer_call with the new screenshot (an option; the original starts each step anew)."""
+        return self.native and bool(self.spec.extra.get("chain_computer_calls"))
+
     def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
         spec = self.spec
-        request: dict[str, Any] = {"model": spec.model, "instructions": self._context().prompt.text,
-                                   "max_output_tokens": spec.max_output_tokens}
+        request: dict[str, Any] = {"model": spec.model}
+        if spec.max_output_tokens is not None:
+            request["max_output_tokens"] = spec.max_output_tokens
         if spec.temperature is not None:
             request["temperature"] = spec.temperature
-        if self.native and self.pending:
+        # The prompt is a system message in the input, as the original sends it (not `instructions`).
+        system = [{"role": "system", "content": self.content([self.system_prompt])}] if self.system_prompt else []
+        if self.chained and self.pending:
             # Answer the last computer_call with this step's screenshot, as the tool expects.
             call = self.pending[-1]
             output = {"type": "computer_call_output", "call_id": call["call_id"],
@@ -115,9 +200,9 @@ class OpenAIResponsesAgent(ProviderAgent):
             if call.get("pending_safety_checks"):
                 output["acknowledged_safety_checks"] = call["pending_safety_checks"]
             text = [p for p in user[:-1]] + ["(The screenshot after your last action is the computer call output.)"]
-            request["input"] = [{"role": "user", "content": self.content(text)}, *self.pending, output]
+            request["input"] = [*system, {"role": "user", "content": self.content(text)}, *self.pending, output]
         else:
-            request["input"] = [{"role": "user", "content": self.content(user)}]
+            request["input"] = [*system, {"role": "user", "content": self.content(user)}]
         if self.native:
             tool_type = spec.extra.get("computer_tool", "computer_use_preview")
             tool: dict[str, Any] = {"type": tool_type}
@@ -127,7 +212,8 @@ class OpenAIResponsesAgent(ProviderAgent):
             request["tools"] = [tool]
             request["truncation"] = "auto"  # required by computer-use-preview
         else:
-            request["tools"] = [to_openai_responses(t) for t in self.tools(frame)]
+            strict = bool(spec.extra.get("strict_tools"))
+            request["tools"] = [to_openai_responses(t, strict) for t in self.tools(frame)]
             request["tool_choice"] = spec.extra.get("tool_choice", "required")
         for key in ("reasoning", "store", "include", "text"):
             if key in spec.extra:
@@ -151,7 +237,10 @@ class OpenAIResponsesAgent(ProviderAgent):
                 calls.append(computer_use_call(call) if self.interface == "cua" else call)
             elif kind == "computer_call":
                 actions = [item.action] if getattr(item, "action", None) is not None else list(item.actions or [])
-                calls.extend(computer_action(_dump(a)) for a in actions)
+                if self.spec.parsing == "paper":
+                    calls.extend(computer_action(_dump(a)) for a in actions)
+                else:
+                    calls.extend(c for a in actions if (c := original_computer_action(_dump(a))) is not None)
         think, text = split_think("\n".join(texts))
         return Parsed(calls, text.strip(), "\n".join([*reasoning, think]).strip(),
                       responses_usage(response.usage), response)
@@ -159,6 +248,8 @@ class OpenAIResponsesAgent(ProviderAgent):
     def remember_response(self, response: Any, parsed: Parsed) -> None:
         items: list[dict[str, Any]] = []
         self.pending = []
+        if not self.chained:
+            return
         for item in response.output or []:
             if getattr(item, "type", None) == "reasoning":
                 items.append(_dump(item))

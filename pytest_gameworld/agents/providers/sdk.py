@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import warnings
 from types import ModuleType
 from typing import Any
 
@@ -44,3 +45,14 @@ def _message(exc: Any) -> str:
         if isinstance(err, dict) and err.get("message"):
             return str(err["message"])
     return str(getattr(exc, "message", exc))
+
+
+class ProviderParameterWarning(UserWarning):
+    """A request parameter the installed SDK does not take by name: it is sent in the raw request body."""
+
+
+def warn_unnamed_parameter(model: str, sdk: str, method: str, name: str, value: Any) -> None:
+    """Say, once per run start, that a parameter travels in extra_body because the SDK has no argument for it."""
+    warnings.warn(f"{model}: the installed {sdk} SDK's {method} has no {name!r} argument; it is sent in the "
+                  f"request body (extra_body) so the request still carries {name}={value!r}",
+                  ProviderParameterWarning, stacklevel=2)

@@ -35,16 +35,6 @@ def split_think(text: str) -> tuple[str, str]:
     return "", text
 
 
-def action_text(text: str, text_format: str) -> str:
-    """The part of a reply that states the action (for the Action History), in the model's own words."""
-    _, rest = split_think(text or "")
-    if text_format == "uitars":
-        marker = re.search(r"(?i)\bAction\s*:", rest)
-        return (rest[marker.end():] if marker else rest).strip()
-    blocks = _TOOL_CALL.findall(rest)
-    return "\n".join(f"<tool_call>{b.strip()}</tool_call>" for b in blocks) if blocks else rest.strip()
-
-
 # ------------------------------------------------------------------ Qwen3-VL
 
 
@@ -127,7 +117,8 @@ def qwen_computer(args: dict[str, Any]) -> Proposal:
     if action == "type":
         return Proposal("type", {"text": args.get("text")})
     if action in ("left_click", "click", "double_click", "triple_click"):
-        return Proposal("click", point)
+        button = args.get("button")
+        return Proposal("click", {**point, "button": button} if button is not None else point)
     if action in ("right_click", "mouse_move"):
         return Proposal(action, point)
     if action == "left_click_drag":
@@ -155,7 +146,7 @@ _UITARS_NAMES = {
     "drag": "drag", "select": "drag", "hotkey": "press_keys", "press": "press_keys", "keydown": "press_keys",
     "type": "type", "scroll": "scroll", "wait": "wait", "mouse_move": "mouse_move", "hover": "mouse_move",
     "move_to": "mouse_move", "long_press": "click_hold", "keyup": "keyup", "finished": "finished",
-    "call_user": "call_user", "press_key": "press_keys",
+    "call_user": "call_user", "press_key": "press_keys", "press_keys": "press_keys", "click_hold": "click_hold",
 }
 _CALL_START = re.compile(r"\b(" + "|".join(sorted(_UITARS_NAMES, key=len, reverse=True)) + r")\s*\(")
 _POINT_KEYS = ("point", "start_box", "start_point", "coordinate", "box", "_0")
@@ -247,6 +238,20 @@ def _first(args: dict[str, str], keys: tuple[str, ...]) -> str | None:
     return next((args[k] for k in keys if args.get(k)), None)
 
 
+def _scroll(name: str, args: dict[str, str], out: dict[str, Any]) -> Proposal:
+    """A scroll by ``delta_x``/``delta_y`` pixels (positive down/right, as the wheel turns), else by direction."""
+    if args.get("delta_x") is not None or args.get("delta_y") is not None:
+        try:
+            dx, dy = float(args.get("delta_x") or 0), float(args.get("delta_y") or 0)
+        except ValueError:
+            return Proposal("scroll", {}, malformed=f"{name}: delta_x and delta_y must be numbers")
+        return Proposal("scroll", {**out, "scroll_x": dx, "scroll_y": dy})
+    direction = (args.get("direction") or "down").strip().lower()
+    if direction not in ("up", "down", "left", "right"):
+        return Proposal("scroll", {}, malformed=f"scroll direction must be up/down/left/right, got {direction!r}")
+    return Proposal("scroll", {**out, "direction": direction})
+
+
 def uitars_call(name: str, args: dict[str, str]) -> Proposal:
     """One UI-TARS action with its raw keyword arguments as a proposal in our schema."""
     kind = _UITARS_NAMES[name]
@@ -264,10 +269,11 @@ def uitars_call(name: str, args: dict[str, str]) -> Proposal:
                 return Proposal(kind, {}, malformed=f"{name} needs an end point, got {end_raw!r}")
             out.update(to_x=end[0], to_y=end[1])
         if kind == "scroll":
-            direction = (args.get("direction") or "down").strip().lower()
-            if direction not in ("up", "down", "left", "right"):
-                return Proposal(kind, {}, malformed=f"scroll direction must be up/down/left/right, got {direction!r}")
-            out["direction"] = direction
+            return _scroll(name, args, out)
+        if kind in ("click", "click_hold", "drag") and args.get("button"):
+            out["button"] = args["button"]
+        if kind == "click_hold" and args.get("duration"):
+            out["duration"] = args["duration"]
         return Proposal(kind, out)
     if kind == "press_keys":
         raw = _first(args, ("key", "hotkey", "keys", "_0")) or args.get("key", args.get("_0"))

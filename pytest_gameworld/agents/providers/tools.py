@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ...play.actions import Proposal
 from ...catalog.specs import ArgSpec, Control, Role
@@ -22,32 +22,43 @@ class ToolDef:
     parameters: dict[str, Any]
 
 
-def _arg_schema(spec: ArgSpec, cells: list[str] | None) -> dict[str, Any]:
+# The original harness adds this argument to every control's tool, so the model states why it acts.
+REASONING_ARG = {"type": "string", "description": "Why this action, in a sentence."}
+ReasoningArg = Literal["required", "optional", "omit"]
+
+
+def _arg_schema(spec: ArgSpec) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": spec.type}
     if spec.description:
         schema["description"] = spec.description
-    enum = cells if cells is not None else spec.enum
-    if enum is not None:
-        schema["enum"] = list(enum)
+    if spec.enum is not None:
+        schema["enum"] = list(spec.enum)
     return schema
 
 
-def control_tool(control: Control) -> ToolDef:
-    """The function tool for one registered control; a cell argument lists the control's cells."""
-    props: dict[str, Any] = {}
-    for name, spec in control.args.items():
-        cells = sorted(control.cell_bindings) if name == "cell" and control.cell_bindings is not None else None
-        props[name] = _arg_schema(spec, cells)
+def control_tool(control: Control, reasoning: ReasoningArg = "required", aliases: bool = False) -> ToolDef:
+    """The function tool for one registered control, with the ``reasoning`` argument unless omitted.
+
+    Aliases reach the description only when ``aliases`` (the paper's parsing, which accepts them).
+    """
+    props: dict[str, Any] = {name: _arg_schema(spec) for name, spec in control.args.items()}
     required = [name for name, spec in control.args.items() if spec.required]
+    if reasoning != "omit" and "reasoning" not in props:
+        props["reasoning"] = dict(REASONING_ARG)
+        if reasoning == "required":
+            required.append("reasoning")
     description = control.description.strip()
-    if control.aliases:
+    if aliases and control.aliases:
         description += f" (also known as: {', '.join(control.aliases)})"
-    return ToolDef(control.id, description, {"type": "object", "properties": props, "required": required})
+    schema: dict[str, Any] = {"type": "object", "properties": props}
+    if required:  # the original leaves the key out when nothing is required
+        schema["required"] = required
+    return ToolDef(control.id, description, schema)
 
 
-def generalist_tools(role: Role) -> list[ToolDef]:
+def generalist_tools(role: Role, reasoning: ReasoningArg = "required", aliases: bool = False) -> list[ToolDef]:
     """One tool per registered control of the role, in catalog order."""
-    return [control_tool(c) for c in role.controls]
+    return [control_tool(c, reasoning, aliases) for c in role.controls]
 
 
 def computer_use_tool(space: str) -> ToolDef:
@@ -62,6 +73,8 @@ def computer_use_tool(space: str) -> ToolDef:
         "y": {"type": "integer", "description": f"Pointer y {point} (mouse actions)."},
         "to_x": {"type": "integer", "description": f"Drag end x {point} (drag)."},
         "to_y": {"type": "integer", "description": f"Drag end y {point} (drag)."},
+        "button": {"type": "string", "enum": ["left", "right", "middle"],
+                   "description": "Mouse button for click, click_hold and drag (default left)."},
         "direction": {"type": "string", "enum": ["up", "down", "left", "right"], "description": "Scroll direction."},
         "dx": {"type": "integer", "description": "Horizontal scroll distance (scroll, instead of direction)."},
         "dy": {"type": "integer", "description": "Vertical scroll distance, positive is down (scroll)."},
@@ -85,20 +98,35 @@ def computer_use_call(call: Proposal) -> Proposal:
     return Proposal(action, args) if isinstance(action, str) and action else call
 
 
+def strict_schema(parameters: dict[str, Any]) -> dict[str, Any] | None:
+    """The schema with no additional properties, for strict mode; None when an argument is optional
+    (strict schemas must require every property)."""
+    if set(parameters.get("required", [])) != set(parameters.get("properties", {})):
+        return None
+    return {**parameters, "additionalProperties": False}
+
+
 def to_openai_chat(tool: ToolDef) -> dict[str, Any]:
     return {"type": "function", "function": {"name": tool.name, "description": tool.description,
                                              "parameters": tool.parameters}}
 
 
-def to_openai_responses(tool: ToolDef) -> dict[str, Any]:
-    # strict stays off: Responses defaults to strict schemas, which forbid optional arguments.
+def to_openai_responses(tool: ToolDef, strict: bool = False) -> dict[str, Any]:
+    """A Responses function tool; strict (no additional properties) when asked and every argument is required."""
+    schema = strict_schema(tool.parameters) if strict else None
     return {"type": "function", "name": tool.name, "description": tool.description,
-            "parameters": tool.parameters, "strict": False}
+            "parameters": schema or tool.parameters, "strict": schema is not None}
 
 
-def to_anthropic(tool: ToolDef) -> dict[str, Any]:
-    return {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
+def to_anthropic(tool: ToolDef, strict: bool = False) -> dict[str, Any]:
+    """An Anthropic custom tool; strict as for Responses."""
+    schema = strict_schema(tool.parameters) if strict else None
+    out: dict[str, Any] = {"name": tool.name, "description": tool.description,
+                           "input_schema": schema or tool.parameters}
+    if schema is not None:
+        out["strict"] = True
+    return out
 
 
 def to_gemini(tool: ToolDef) -> dict[str, Any]:
-    return {"name": tool.name, "description": tool.description, "parameters_json_schema": tool.parameters}
+    return {"name": tool.name, "description": tool.description, "parameters": tool.parameters}
