@@ -1,4 +1,8 @@
-"""Prompt assembly: the four sections from the catalog's jinja2 templates."""
+"""Prompt assembly: the four sections from the catalog's jinja2 templates.
+
+Text a game, task or model supplies is content: it may hold any markdown (headings, lists, code fences)
+and reaches the prompt unchanged. Only the template's own headings make the four sections.
+"""
 
 from __future__ import annotations
 
@@ -32,9 +36,46 @@ def _environment(prompts_dir: str) -> jinja2.Environment:
                               keep_trailing_newline=True, autoescape=False)
 
 
-def split_sections(text: str) -> dict[str, str]:
-    parts = re.split(r"^## (.+)$", text, flags=re.M)
+def split_sections(text: str, heading: str = "## ") -> dict[str, str]:
+    """The text under each line that starts with ``heading``, by title (text before the first is dropped)."""
+    parts = re.split(rf"^{re.escape(heading)}(.+)$", text, flags=re.M)
     return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
+
+
+_TOKEN = re.compile("\x00gw(\\d+)\x00")
+
+
+class Content:
+    """Supplied text stands in the template as an opaque token while the sections are found, then is put back.
+
+    A token has no whitespace and no newline, so a template's ``trim`` leaves it as it is and no heading
+    inside the text can pass for one of the template's own; the text goes back in trimmed, as templates show it.
+    """
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def mark(self, text: str) -> str:
+        text = text.strip()
+        if not text:
+            return ""
+        self.texts.append(text)
+        return f"\x00gw{len(self.texts) - 1}\x00"
+
+    def fill(self, text: str) -> str:
+        return _TOKEN.sub(lambda m: self.texts[int(m.group(1))], text)
+
+
+def _marked(game: GameSpec, role: Role, task: TaskSpec, content: Content) -> tuple[GameSpec, Role, TaskSpec]:
+    """Copies of the specs whose free text fields are tokens of ``content``."""
+    controls = [c.model_copy(update={
+        "description": content.mark(c.description),
+        "args": {n: a.model_copy(update={"description": content.mark(a.description)}) for n, a in c.args.items()},
+    }) for c in role.controls]
+    role = role.model_copy(update={"description": content.mark(role.description), "controls": controls,
+                                   "cua_description": content.mark(role.cua_description)})
+    return (game.model_copy(update={"rules": content.mark(game.rules)}), role,
+            task.model_copy(update={"instruction": content.mark(task.instruction)}))
 
 
 def coordinate_space(model: ModelSpec, game: GameSpec) -> str:
@@ -53,10 +94,12 @@ def render_prompt(prompts_dir: Path, game: GameSpec, role: Role, task: TaskSpec,
     """Render the model's template (or the interface default) into the four sections."""
     name = model.prompt_template or ("generalist.j2" if model.interface == "generalist" else "computer_use.j2")
     template = _environment(str(prompts_dir)).get_template(name)
-    text = template.render(game=game, role=role, task=task, max_steps=max_steps, realtime=realtime,
-                           coordinate_space=coordinate_space(model, game),
-                           output_format=model.output_format or DEFAULT_OUTPUT[model.interface])
-    sections = split_sections(text)
+    content = Content()
+    game, role, task = _marked(game, role, task, content)
+    skeleton = template.render(game=game, role=role, task=task, max_steps=max_steps, realtime=realtime,
+                               coordinate_space=coordinate_space(model, game),
+                               output_format=content.mark(model.output_format or DEFAULT_OUTPUT[model.interface]))
+    sections = split_sections(skeleton)
     if tuple(sections) != SECTIONS:
         raise ValueError(f"prompt template {name} must have the sections {SECTIONS}, has {tuple(sections)}")
-    return Prompt(text.strip(), sections)
+    return Prompt(content.fill(skeleton).strip(), {k: content.fill(v) for k, v in sections.items()})
