@@ -18,6 +18,7 @@ from ..catalog.specs import GameSpec
 from .game_origin import GameFiles
 from .network_seal import CONTEXT_OPTIONS, SEAL_FLAGS, seal
 from .page_seed import page_seed_script
+from .remote_assets import HOW_TO_SUPPLY
 from ..catalog.upstream import append_url_suffix
 
 CHROMIUM_FLAGS = [
@@ -35,6 +36,7 @@ READY_STATUSES = ("ready", "playing")
 READY_SLICE_MS = 50
 READY_MAX_GAME_MS = 10_000
 READY_MAX_WALL_S = 20.0
+FONTS_MAX_WALL_S = 10.0
 # gameAPI.reset's answers that leave the page as it was: the harness then reloads it (upstream's last fallback).
 RESET_METHODS = ("inplace", "soft_restart", "reload")
 
@@ -130,11 +132,14 @@ class GameSession:
     resets: list[str] = field(default_factory=list)  # how each reset happened: inplace, soft_restart, reload
     _oracle_loaded: bool = False
     _init_config: dict[str, Any] = field(default_factory=dict)
+    # Recorded internet assets (remote_assets.AssetStore), or a recorder: anything whose serve(route) answers.
+    assets: Any = None
 
     @classmethod
     async def open(cls, browser: Any, files: GameFiles, game: GameSpec, seed: int,
-                   url_suffix: str | None = None) -> "GameSession":
-        """A fresh page of the game; a task's URL suffix (levels, options) is appended as upstream does."""
+                   url_suffix: str | None = None, assets: Any = None) -> "GameSession":
+        """A fresh page of the game; a task's URL suffix (levels, options) is appended as upstream does;
+        ``assets`` answers the page's requests to internet hosts (none: they are refused and named)."""
         vp = game.viewport
         try:
             context = await browser.new_context(viewport={"width": vp.width, "height": vp.height},
@@ -143,7 +148,7 @@ class GameSession:
             raise BrowserGone(f"{game.id}: could not open a browser context: {str(exc).splitlines()[0]}") from exc
         try:
             page = await context.new_page()
-            session = cls(game, page, context, await context.new_cdp_session(page))
+            session = cls(game, page, context, await context.new_cdp_session(page), assets=assets)
             await context.route("**/*", functools.partial(session._route, files))
             await seal(context, page, session.blocked)
             page.on("pageerror", lambda err: session.errors.append(f"JS error: {err}"))
@@ -154,6 +159,8 @@ class GameSession:
             await page.clock.pause_at(CLOCK_EPOCH_S + 60)
             await page.add_init_script(page_seed_script(seed, CLOCK_EPOCH_S * 1000, game.origin == "upstream"))
             await page.goto(append_url_suffix(files.url(game), url_suffix), wait_until="load")
+            if assets is not None:
+                await session._fonts_loaded()
         except BaseException as exc:
             try:
                 await context.close()
@@ -170,6 +177,8 @@ class GameSession:
         url = route.request.url
         if files.owns(url):
             await files.fulfil(route)
+        elif self.assets is not None and await self.assets.serve(route):
+            return  # answered from the recorded internet assets
         elif urlsplit(url).scheme in ("data", "blob", "about"):
             await route.continue_()
         else:
@@ -181,8 +190,25 @@ class GameSession:
         if self.errors:
             raise HarnessError(f"{self.game.id}: {self.errors[0]}")
         if network and self.blocked:
+            web = sorted({u for u in self.blocked if urlsplit(u).scheme in ("http", "https")})  # not request order
+            if len(web) == len(set(self.blocked)):  # only plain requests: files the page wants from the internet
+                where = f"not in {self.assets.source}" if hasattr(self.assets, "source") else "not supplied"
+                raise HarnessError(f"{self.game.id} needs {len(web)} internet asset(s) {where}: "
+                                   f"{', '.join(web[:20])}{' …' if len(web) > 20 else ''}; {HOW_TO_SUPPLY}")
             raise HarnessError(f"{self.game.id} tried to reach outside the sandbox ({len(self.blocked)} blocked): "
                                f"{', '.join(self.blocked[:5])}")
+
+    async def _fonts_loaded(self) -> None:
+        """Wait (bounded in wall time) until the page's web fonts have loaded: served from memory, they still
+        arrive in wall time, and a frame drawn before or after they do would differ between runs."""
+        try:
+            # Reading a layout property starts the loads of the fonts the page uses, so ready waits for them.
+            await asyncio.wait_for(self.page.evaluate("() => { void document.documentElement.offsetHeight; "
+                                                      "return document.fonts.ready.then(() => true); }"),
+                                   FONTS_MAX_WALL_S)
+        except asyncio.TimeoutError:
+            raise HarnessError(f"{self.game.id}: the page's web fonts did not load within {FONTS_MAX_WALL_S:g} s") \
+                from None
 
     async def eval(self, expression: str, arg: Any = None) -> Any:
         try:

@@ -20,7 +20,8 @@ from ..browser.remote import BrowserUnreachable, connect_browser, pick_endpoint
 from ..browser.sandbox import BrowserGone, GameSession, HarnessError, find_browser, launch_browser
 from .options import Settings
 from ..records.sessions import new_attempt_dir
-from .stash import CATALOG, CATALOG_VERSION, SESSION_DIR, SETTINGS
+from ..browser.remote_assets import AssetStore
+from .stash import ASSETS, CATALOG, CATALOG_VERSION, SESSION_DIR, SETTINGS
 
 
 class BrowserHost:
@@ -43,10 +44,11 @@ class BrowserHost:
                 self.browser = await launch_browser(self.playwright, self.executable, self.settings.headed)
         return self.browser
 
-    async def open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None = None) -> GameSession:
+    async def open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None = None,
+                   assets: AssetStore | None = None) -> GameSession:
         """A game page; a browser found dead on the way (crashed, or its server gone) is renewed once."""
         try:
-            return await GameSession.open(await self.get(), files, game, seed, url_suffix)
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix, assets)
         except BrowserUnreachable:
             raise
         except HarnessError as exc:
@@ -55,7 +57,7 @@ class BrowserHost:
             # The disconnect may not have been noticed yet: drop the browser and try once on a fresh one.
             await self.close()
             self.browser = None
-            return await GameSession.open(await self.get(), files, game, seed, url_suffix)
+            return await GameSession.open(await self.get(), files, game, seed, url_suffix, assets)
 
     async def close(self) -> None:
         if self.browser is not None and self.browser.is_connected():
@@ -86,6 +88,14 @@ def gw_files(gw_catalog: Catalog) -> GameFiles:
     return GameFiles(gw_catalog.games_dir)
 
 
+@pytest.fixture(scope="session")
+def gw_assets(pytestconfig: pytest.Config, gw_settings: Settings) -> AssetStore | None:
+    """--gw-assets: the pages' recorded internet assets, or None (such requests are refused and named)."""
+    if ASSETS in pytestconfig.stash:
+        return pytestconfig.stash[ASSETS]
+    return AssetStore.load(gw_settings.assets) if gw_settings.assets else None
+
+
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def gw_browser(gw_settings: Settings) -> AsyncIterator[BrowserHost]:
     from playwright.async_api import async_playwright
@@ -103,10 +113,10 @@ def gw_case(request: pytest.FixtureRequest) -> Case:
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def gw_game(request: pytest.FixtureRequest, gw_browser: BrowserHost, gw_files: GameFiles, gw_case: Case,
-                  gw_settings: Settings) -> AsyncIterator[GameSession]:
+                  gw_settings: Settings, gw_assets: AssetStore | None) -> AsyncIterator[GameSession]:
     try:
         session = await gw_browser.open(gw_files, gw_case.game, gw_case.seed(gw_settings.seed),
-                                        gw_case.task.url_suffix)
+                                        gw_case.task.url_suffix, gw_assets)
     except BrowserUnreachable as exc:
         # No later run could start either: stop the session after this one (xdist passes it on).
         request.session.shouldstop = str(exc)

@@ -17,8 +17,8 @@ from ..catalog.run_cases import INTERFACES, build_cases, game_mark, split_model_
 from ..catalog.specs import GENRES, CatalogError
 from ..catalog.loader import load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
-    gw_agent, gw_agents, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_run_config, gw_session_dir,
-    gw_settings,
+    gw_agent, gw_agents, gw_assets, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_run_config,
+    gw_session_dir, gw_settings,
 )
 from ..records.circuit_breaker import PREFIX, tripped
 from .fault_report import fault_text, is_fault
@@ -32,7 +32,8 @@ from ..records.sessions import (
 )
 from .options import Settings, add_options, given_options
 from ..records.shards import build_plan, plan_run
-from .stash import CASES, CATALOG, CATALOG_VERSION, SCORED_BEFORE, SESSION_DIR, SETTINGS
+from ..browser.remote_assets import AssetStore
+from .stash import ASSETS, CASES, CATALOG, CATALOG_VERSION, SCORED_BEFORE, SESSION_DIR, SETTINGS
 
 NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NAME in the ini file, "
             "or the GW_MODEL environment variable")
@@ -83,6 +84,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     try:
         catalog = load_catalog(settings.catalog)
+        config.stash[ASSETS] = AssetStore.load(settings.assets) if settings.assets else None
         models = [catalog.resolve_model(ref, settings.model_overrides()) for ref in split_model_refs(settings.models)]
         gate = build_gate(settings.gates, settings.baseline, settings.max_drop, settings.max_drop_strict,
                           settings.gate_allow_missing) if worker is None else GateConfig()

@@ -46,6 +46,8 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("browser-endpoint", "list", [], "a Playwright browser server (ws://host:port/, from `playwright run-server`) "
                                      "to use instead of launching Chromium; repeatable, workers take them "
                                      "round-robin"),
+    ("assets", "path", "", "serve the pages' internet assets (web fonts, sprites) from this folder (written by "
+                           "`gameworld assets record`) or HAR file; without it such requests are refused and named"),
     ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
                          "runs; combine the shards' sessions with `gameworld merge`"),
 ]
@@ -120,6 +122,7 @@ class Settings:
     max_consecutive_faults: int = 3
     browser_endpoints: list[str] = field(default_factory=list)
     shard: tuple[int, int] | None = None
+    assets: Path | None = None
     limit: int = 0
     progress: str = "auto"
     progress_interval: float = 10.0
@@ -151,7 +154,7 @@ class Settings:
             max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=max(0, int(raw["gate-allow-missing"])),
             step_timeout=float(raw["step-timeout"]), max_consecutive_faults=int(raw["max-consecutive-faults"]),
             browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
-            shard=parse_shard(raw["shard"] or ""),
+            shard=parse_shard(raw["shard"] or ""), assets=Path(raw["assets"]) if raw["assets"] else None,
             limit=max(0, int(raw["limit"])), progress=_progress_mode(raw["progress"]),
             progress_interval=max(0.5, float(raw["progress-interval"])),
         )

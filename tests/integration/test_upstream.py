@@ -133,7 +133,7 @@ def test_two_plugin_sessions_with_the_same_seed_play_the_same_runs(tmp_path):
     for name in ("a", "b"):
         r = _pytest(tmp_path, *pick, "--gw-session", name)
         assert r.returncode == 0, r.stdout[-3000:]
-    assert "1 of 4 upstream games left out" in r.stdout and "gameworld: upstream catalog" in r.stdout
+    assert "1 of 5 upstream games left out" in r.stdout and "gameworld: upstream catalog" in r.stdout
     runs = {}
     for name in ("a", "b"):
         recs = [json.loads(x) for x in (tmp_path / "out" / name / "results.jsonl").read_text().splitlines()]
@@ -155,7 +155,7 @@ def test_validate_reports_found_left_out_and_defects(tmp_path):
                        cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
-    assert lines[-1] == f"upstream catalog {FIXTURE}: 3 games, 7 tasks, {len(load_catalog().models)} models, OK"
-    assert any(ln.startswith("left out: 1 of 4 upstream games left out") and "93_absent-game" in ln for ln in lines)
+    assert lines[-1] == f"upstream catalog {FIXTURE}: 4 games, 8 tasks, {len(load_catalog().models)} models, OK"
+    assert any(ln.startswith("left out: 1 of 5 upstream games left out") and "93_absent-game" in ln for ln in lines)
     assert any(ln.startswith("warning: 92_mine-clicker role player: computer_use_controls.allowed_keys is empty")
                for ln in lines)

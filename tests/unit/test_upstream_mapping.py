@@ -54,8 +54,8 @@ def test_an_upstream_checkout_is_recognised_by_its_layout():
 
 
 def test_the_fixture_maps_onto_our_specs(cat):
-    assert sorted(cat.games) == ["91_line-walker", "92_mine-clicker", "94_lazy-dice"]
-    assert [t.id for t in cat.tasks] == ["91_01", "91_02", "91_03", "92_01", "92_02", "92_03", "94_01"]
+    assert sorted(cat.games) == ["91_line-walker", "92_mine-clicker", "94_lazy-dice", "95_web-sprites"]
+    assert [t.id for t in cat.tasks] == ["91_01", "91_02", "91_03", "92_01", "92_02", "92_03", "94_01", "95_01"]
     assert cat.games_dir == FIXTURE / "games" / "benchmark"
     assert cat.prompts_dir == default_catalog_dir() / "prompts" and "random" in cat.models
     assert cat.source == {"format": "upstream", "path": str(FIXTURE), "commit": ""}
@@ -98,7 +98,7 @@ def test_tasks_map(cat):
 
 def test_absent_pages_are_left_out_with_one_line_and_defects_are_reported(cat):
     assert len(cat.left_out) == 1
-    assert cat.left_out[0].startswith("1 of 4 upstream games left out: no page") and "93_absent-game" in cat.left_out[0]
+    assert cat.left_out[0].startswith("1 of 5 upstream games left out: no page") and "93_absent-game" in cat.left_out[0]
     assert not any(t.game == "93_absent-game" for t in cat.tasks)
     empty = [w for w in cat.warnings if "allowed_keys is empty" in w]
     assert len(empty) == 1 and empty[0].startswith("92_mine-clicker role player")
@@ -267,8 +267,8 @@ def test_a_git_checkout_records_its_commit_and_a_remote_url_game_is_left_out(tmp
     (root / "catalog" / "games" / "91_line-walker.yaml").write_text(yaml.safe_dump({**data, "url": "https://example.com/"}))
     cat = load_catalog(root)
     assert cat.source["commit"] == "d" * 40
-    assert list(cat.games) == ["92_mine-clicker", "94_lazy-dice"]
-    assert {t.game for t in cat.tasks} == {"92_mine-clicker", "94_lazy-dice"}
+    assert list(cat.games) == ["92_mine-clicker", "94_lazy-dice", "95_web-sprites"]
+    assert {t.game for t in cat.tasks} == {"92_mine-clicker", "94_lazy-dice", "95_web-sprites"}
     assert any("remote url" in line and "91_line-walker" in line for line in cat.left_out)
 
 
@@ -277,5 +277,5 @@ def test_gameworld_list_shows_the_checkout_and_what_it_left_out(capsys):
 
     assert main(["list", "tasks", "--catalog", str(FIXTURE)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[2].startswith("91_line-walker/91_01") and "7 tasks" in out
-    assert out[-1].startswith("left out: 1 of 4 upstream games left out") and "93_absent-game" in out[-1]
+    assert out[2].startswith("91_line-walker/91_01") and "8 tasks" in out
+    assert out[-1].startswith("left out: 1 of 5 upstream games left out") and "93_absent-game" in out[-1]
