@@ -6,64 +6,26 @@ and reaches the prompt unchanged. Only the template's own headings make the four
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
 from ..catalog.specs import GameSpec, ModelSpec, Role, TaskSpec
+from .prompt_sections import SECTIONS, Content, Prompt, split_sections
+from .upstream_prompts import render_upstream_prompt
 
-SECTIONS = ("Game Rules", "Role and Controls", "Task Instruction", "Output Format")
+__all__ = ["SECTIONS", "Prompt", "render_prompt", "split_sections"]
 DEFAULT_OUTPUT = {
     "generalist": "Call exactly one of the registered actions as a tool call.",
     "cua": "Call exactly one low-level computer action as a tool call.",
 }
 
 
-@dataclass(frozen=True)
-class Prompt:
-    """The rendered system prompt and its sections, in fixed order."""
-
-    text: str
-    sections: dict[str, str]
-
-
 @lru_cache(maxsize=8)
 def _environment(prompts_dir: str) -> jinja2.Environment:
     return jinja2.Environment(loader=jinja2.FileSystemLoader(prompts_dir), undefined=jinja2.StrictUndefined,
                               keep_trailing_newline=True, autoescape=False)
-
-
-def split_sections(text: str, heading: str = "## ") -> dict[str, str]:
-    """The text under each line that starts with ``heading``, by title (text before the first is dropped)."""
-    parts = re.split(rf"^{re.escape(heading)}(.+)$", text, flags=re.M)
-    return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
-
-
-_TOKEN = re.compile("\x00gw(\\d+)\x00")
-
-
-class Content:
-    """Supplied text stands in the template as an opaque token while the sections are found, then is put back.
-
-    A token has no whitespace and no newline, so a template's ``trim`` leaves it as it is and no heading
-    inside the text can pass for one of the template's own; the text goes back in trimmed, as templates show it.
-    """
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-
-    def mark(self, text: str) -> str:
-        text = text.strip()
-        if not text:
-            return ""
-        self.texts.append(text)
-        return f"\x00gw{len(self.texts) - 1}\x00"
-
-    def fill(self, text: str) -> str:
-        return _TOKEN.sub(lambda m: self.texts[int(m.group(1))], text)
 
 
 def _marked(game: GameSpec, role: Role, task: TaskSpec, content: Content) -> tuple[GameSpec, Role, TaskSpec]:
@@ -91,14 +53,18 @@ def coordinate_space(model: ModelSpec, game: GameSpec) -> str:
 
 def render_prompt(prompts_dir: Path, game: GameSpec, role: Role, task: TaskSpec, model: ModelSpec,
                   max_steps: int, realtime: bool = False) -> Prompt:
-    """Render the model's template (or the interface default) into the four sections."""
+    """Render the model's template (or the interface default) into the four sections; a game of an upstream
+    checkout the way the original harness renders it (upstream_prompts)."""
+    output_format = model.output_format or DEFAULT_OUTPUT[model.interface]
+    if game.origin == "upstream":
+        return render_upstream_prompt(prompts_dir, game, role, task, model, output_format)
     name = model.prompt_template or ("generalist.j2" if model.interface == "generalist" else "computer_use.j2")
     template = _environment(str(prompts_dir)).get_template(name)
     content = Content()
     game, role, task = _marked(game, role, task, content)
     skeleton = template.render(game=game, role=role, task=task, max_steps=max_steps, realtime=realtime,
                                coordinate_space=coordinate_space(model, game),
-                               output_format=content.mark(model.output_format or DEFAULT_OUTPUT[model.interface]))
+                               output_format=content.mark(output_format))
     sections = split_sections(skeleton)
     if tuple(sections) != SECTIONS:
         raise ValueError(f"prompt template {name} must have the sections {SECTIONS}, has {tuple(sections)}")
