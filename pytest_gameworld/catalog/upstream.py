@@ -14,6 +14,7 @@ from .specs import ArgSpec, CatalogError, Control, GameSpec, TaskSpec
 from .contents import Catalog
 from .yaml_files import read_yaml, describe_validation_error
 from .native import default_catalog_dir, load_models
+from .upstream_models import load_upstream_models
 from .upstream_prompt_source import PROMPTS_DIR, prompt_source_warnings
 
 ORIGIN = "upstream"
@@ -309,9 +310,10 @@ def load_upstream(root: Path) -> Catalog:
     """Load an upstream checkout; games without a page folder are left out (one line says so)."""
     ours = default_catalog_dir()
     pages = root / PAGE_DIR
-    cat = Catalog(root=root, games_root=pages, prompts_root=root / PROMPTS_DIR, models=load_models(ours / "models"))
+    models, model_notes = load_upstream_models(root, load_models(ours / "models"))
+    cat = Catalog(root=root, games_root=pages, prompts_root=root / PROMPTS_DIR, models=models)
     cat.source = {"format": ORIGIN, "path": str(root.resolve()), "commit": git_commit(root)}
-    cat.warnings += prompt_source_warnings(root)
+    cat.warnings += prompt_source_warnings(root) + model_notes
     absent: list[str] = []
     remote: list[str] = []
     for gfile in sorted((root / "catalog" / "games").glob("*.y*ml")):

@@ -209,13 +209,15 @@ class _XdistHooks:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    """An imported catalog's origin, and the games it could not collect (one line per reason)."""
+    """An imported catalog's origin, the games it could not collect (one line per reason), and what did not
+    map in the model specs played."""
     catalog = config.stash.get(CATALOG, None)
     if catalog is None or not catalog.source:
         return []
     src = catalog.source
     head = f"gameworld: {src['format']} catalog {src['path']}" + (f" at commit {src['commit']}" if src.get("commit") else "")
-    return [head, *catalog.left_out]
+    played = {f"model {c.model.name}:" for c in config.stash.get(CASES, [])}
+    return [head, *catalog.left_out, *(w for w in catalog.warnings if w.startswith(tuple(played)))]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
