@@ -11,12 +11,13 @@ from pathlib import Path
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from .play.validate_catalog import validate
+    from .play.validate_catalog import upstream_summary, validate
 
     if args.catalog and args.catalog_opt and args.catalog != args.catalog_opt:
         print("gameworld validate: name the catalog once (a path or --catalog)", file=sys.stderr)
         return 2
-    catalog, problems = asyncio.run(validate(args.catalog or args.catalog_opt, args.browser_path, not args.no_browser))
+    catalog, problems = asyncio.run(validate(args.catalog or args.catalog_opt, args.browser_path, not args.no_browser,
+                                             args.assets))
     for p in problems:
         print(p, file=sys.stderr)
     if catalog is not None:
@@ -26,6 +27,8 @@ def _validate(args: argparse.Namespace) -> int:
             print(f"left out: {line}")
         for line in catalog.warnings:
             print(f"warning: {line}")
+        for line in upstream_summary(catalog) if catalog.pages else []:
+            print(line)
         print(f"{kind}{catalog.root}{commit}: {len(catalog.games)} games, {len(catalog.tasks)} tasks, "
               f"{len(catalog.models)} models, {'OK' if not problems else f'{len(problems)} problem(s)'}")
     return 1 if problems else 0
@@ -236,6 +239,8 @@ def _dispatch(argv: list[str]) -> int:
                    help="our catalog folder or an upstream GameWorld checkout")
     v.add_argument("--browser-path", default=None)
     v.add_argument("--no-browser", action="store_true", help="check the files only")
+    v.add_argument("--assets", type=Path, default=None,
+                   help="recorded internet assets to serve the pages (as --gw-assets); without, needing them is a problem")
     p = sub.add_parser("play", help="run the benchmark (extra arguments go to pytest, e.g. -n 4 -k puzzle)")
     # No -m here: in `gameworld play -m puzzle` it is pytest's marker expression.
     p.add_argument("--model", action="append", default=[], required=True)

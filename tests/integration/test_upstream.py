@@ -149,13 +149,24 @@ def test_two_plugin_sessions_with_the_same_seed_play_the_same_runs(tmp_path):
     assert any(r[0]["resets"] for r in runs["a"].values()), "the random runs should reach a reset"
 
 
-def test_validate_reports_found_left_out_and_defects(tmp_path):
-    # Files only: the start-state check in the browser is the same code as for our own catalog.
-    r = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "validate", "--no-browser", "--catalog", str(FIXTURE)],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
+def test_validate_reports_every_declared_game_and_what_did_not_map(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "validate", "--catalog", str(FIXTURE)],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
     lines = r.stdout.splitlines()
-    assert lines[-1] == f"upstream catalog {FIXTURE}: 4 games, 8 tasks, {len(load_catalog().models)} models, OK"
+    models = len(load_catalog(FIXTURE).models)
+    assert lines[-1] == f"upstream catalog {FIXTURE}: 4 games, 8 tasks, {models} models, 1 problem(s)", r.stdout
+    assert r.returncode == 1 and r.stderr.splitlines() == [
+        "95_web-sprites needs 2 internet asset(s) not supplied: http://fonts.gw-fixture.test/css?family=Fixture+Hand, "
+        "http://img.gw-fixture.test/sprites.png; supply them offline with --gw-assets PATH (a folder written by "
+        "`gameworld assets record` on a machine with internet, or a HAR file)"]
+    assert "page 93_absent-game: absent: no folder games/benchmark/93_absent-game/ (1 tasks)" in lines
+    assert "page 94_lazy-dice: present (1 tasks)" in lines
+    assert "5 games declared (4 with a page, 1 left out), 9 tasks declared (8 playable)" in lines
     assert any(ln.startswith("left out: 1 of 5 upstream games left out") and "93_absent-game" in ln for ln in lines)
     assert any(ln.startswith("warning: 92_mine-clicker role player: computer_use_controls.allowed_keys is empty")
                for ln in lines)
+    game, task = (FIXTURE / "catalog" / "games" / "93_absent-game.yaml",
+                  FIXTURE / "catalog" / "tasks" / "93_absent-game" / "93_01.yaml")
+    for where, field in [(game, "soundtrack"), (game, "game_roles[0].semantic_controls[0].binding.easing"),
+                         (task, "evaluator_config.score_scale")]:
+        assert f"warning: {where}: field '{field}' is not mapped (not a field of the upstream format)" in lines

@@ -172,3 +172,9 @@ async def test_a_recording_that_misses_a_url_names_it(browser, recorded, tmp_pat
             await session.init({})
     finally:
         await session.close()
+
+
+def test_validate_with_the_recorded_assets_has_no_problem(tmp_path, recorded):
+    r = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "validate", "--catalog", str(FIXTURE),
+                        "--assets", str(recorded)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and r.stdout.splitlines()[-1].endswith(", OK"), r.stdout + r.stderr
