@@ -89,8 +89,12 @@ def _get(config: Any, name: str, kind: str) -> Any:
             return (int if kind == "int" else float)(ini or 0)
         except ValueError:
             raise ValueError(f"{_dest(name)}: invalid {kind} {ini!r} in {config.inipath or 'the ini file'}") from None
-    if kind == "path" and ini and getattr(config, "inipath", None) and not Path(ini).is_absolute():
-        return str(Path(config.inipath).parent / ini)  # relative to the ini file, as a reader of it expects
+    if kind == "path" and ini and getattr(config, "inipath", None) and not Path(ini).is_absolute() \
+            and _dest(name) in getattr(config, "inicfg", {}):
+        # Relative to the ini file that says it, as a reader of it expects; a default stays relative to the
+        # working directory. (pytest may pick an ini file from an option's value: `--gw-catalog CHECKOUT`
+        # makes the checkout's pyproject.toml the ini file, and the results must not land in the checkout.)
+        return str(Path(config.inipath).parent / ini)
     return ini
 
 

@@ -170,3 +170,20 @@ def test_validate_reports_every_declared_game_and_what_did_not_map(tmp_path):
     for where, field in [(game, "soundtrack"), (game, "game_roles[0].semantic_controls[0].binding.easing"),
                          (task, "evaluator_config.score_scale")]:
         assert f"warning: {where}: field '{field}' is not mapped (not a field of the upstream format)" in lines
+
+
+def test_results_stay_in_the_working_directory_not_in_the_checkout(tmp_path):
+    # pytest takes --gw-catalog's value for a path argument when it looks for its ini file, so a checkout
+    # with a pyproject.toml becomes the ini file's folder; the default results folder must not follow it.
+    import shutil
+
+    checkout = tmp_path / "GameWorld"
+    shutil.copytree(FIXTURE, checkout)
+    (checkout / "pyproject.toml").write_text('[project]\nname = "gameworld"\n')
+    cwd = tmp_path / "work"
+    cwd.mkdir()
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-catalog", str(checkout),
+                        "-k", "91_01", "--gw-model", "noop", "--gw-max-steps", "2", "--gw-session", "s"],
+                       cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:]
+    assert (cwd / "reports" / "s" / "results.jsonl").is_file() and not (checkout / "reports").exists()
