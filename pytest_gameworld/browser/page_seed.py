@@ -8,11 +8,14 @@ harness's stream restarts at the run's seed, as the page's own generator would r
 A page that replaces the clock (Date.now, performance.now, timers, animation frames) builds on these
 functions, which all read Playwright's virtual clock, so its time stays the harness's too.
 
-Pages written for a browser (upstream's) also get the browser's timer delays: a whole number of
-milliseconds (at least 1 for any positive delay). Playwright's clock keeps a delay of 1000/60 as it is, and
-the float sums of such delays then tie or not depending on where the clock's tick count started, a few
-wall-clock milliseconds that differ from run to run: two timers due at "the same" instant fired in either
-order, and identical runs drifted a frame apart.
+Pages written for a browser rather than for the harness (upstream's) get two more things:
+- the browser's timer delays, a whole number of milliseconds (at least 1 for any positive delay).
+  Playwright's clock keeps a delay of 1000/60 as it is, and the float sums of such delays then tie or not
+  depending on where the clock's tick count started, a few wall-clock milliseconds that differ from run to
+  run: two timers due at "the same" instant fired in either order, and identical runs drifted a frame apart;
+- CSS transitions and animations that end at once. They run on wall time, outside the virtual clock, so a
+  screenshot caught them wherever the machine's load left them (upstream 2048 showed a moved tile at its
+  old place in one run and its new one in the next); ended, the picture is the page's state after the step.
 """
 
 from __future__ import annotations
@@ -59,7 +62,20 @@ window.__GW_HARNESS__ = true;
                                                   enumerable: false, configurable: false});
     }
   }
-  if (%(whole_ms)s) {
+  if (%(browser_page)s) {
+    const ended = '*, *::before, *::after { transition-duration: 0s !important; transition-delay: 0s !important; ' +
+                  'animation-duration: 0s !important; animation-delay: 0s !important; }';
+    const addStyle = () => {
+      if (!document.head) return false;
+      const style = document.createElement('style');
+      style.textContent = ended;
+      document.head.appendChild(style);
+      return true;
+    };
+    if (!addStyle()) {
+      new MutationObserver((_, watch) => { if (addStyle()) watch.disconnect(); })
+        .observe(document, {childList: true, subtree: true});
+    }
     const whole = (delay) => { const d = Number(delay) | 0; return d <= 0 && Number(delay) > 0 ? 1 : d; };
     for (const name of ['setTimeout', 'setInterval']) {
       const fake = window[name];
@@ -75,8 +91,9 @@ window.__GW_HARNESS__ = true;
 """
 
 
-def page_seed_script(seed: int, origin_ms: int, browser_timers: bool = False) -> str:
+def page_seed_script(seed: int, origin_ms: int, browser_page: bool = False) -> str:
     """The script for a run of this seed; ``origin_ms`` is the virtual instant performance.now counts from;
-    ``browser_timers`` gives timer delays in whole milliseconds, as a browser does (for pages not written
-    for the harness)."""
-    return _SCRIPT % {"seed": seed & 0xFFFFFFFF, "origin_ms": origin_ms, "whole_ms": "true" if browser_timers else "false"}
+    ``browser_page``: a page written for a browser, not for the harness (whole-millisecond timers, CSS
+    transitions and animations ended at once)."""
+    return _SCRIPT % {"seed": seed & 0xFFFFFFFF, "origin_ms": origin_ms,
+                      "browser_page": "true" if browser_page else "false"}

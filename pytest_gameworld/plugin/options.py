@@ -51,6 +51,7 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
                          "runs; combine the shards' sessions with `gameworld merge`"),
 ]
+_DEFAULTS = {name: str(default) for name, _, default, _ in OPTIONS}
 MODEL_ENV = "GW_MODEL"
 REDUCED_FRAME_WIDTH = 480  # default frames of provider runs: enough to see, ~20 kB each
 
@@ -89,9 +90,9 @@ def _get(config: Any, name: str, kind: str) -> Any:
             return (int if kind == "int" else float)(ini or 0)
         except ValueError:
             raise ValueError(f"{_dest(name)}: invalid {kind} {ini!r} in {config.inipath or 'the ini file'}") from None
-    if kind == "path" and ini and getattr(config, "inipath", None) and not Path(ini).is_absolute() \
-            and _dest(name) in getattr(config, "inicfg", {}):
-        # Relative to the ini file that says it, as a reader of it expects; a default stays relative to the
+    if kind == "path" and ini and ini != _DEFAULTS[name] and getattr(config, "inipath", None) \
+            and not Path(ini).is_absolute():
+        # Relative to the ini file that sets it, as a reader of it expects; the default stays relative to the
         # working directory. (pytest may pick an ini file from an option's value: `--gw-catalog CHECKOUT`
         # makes the checkout's pyproject.toml the ini file, and the results must not land in the checkout.)
         return str(Path(config.inipath).parent / ini)

@@ -1,11 +1,14 @@
 """Traits of real upstream pages, carried by the fixture checkout's own games, in real Chromium: a start that
 waits on the page's timers and frames, a page that never gets ready, the page's own seeded randomness and
-clock (tests/fixtures/upstream_checkout, game 94_lazy-dice)."""
+clock, a CSS transition (tests/fixtures/upstream_checkout, game 94_lazy-dice)."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 import pytest
 import pytest_asyncio
@@ -63,12 +66,13 @@ async def test_a_page_that_never_gets_ready_is_given_up_on_and_names_its_status(
 
 async def _play(session: GameSession, rolls: int) -> list[Any]:
     seen = [await session.init({"seed": 0})]
+    frames = []
     for _ in range(rolls):
         await session.execute(ROLL)
         seen.append(await session.state())
+        frames.append(await session.screenshot())
     seen.append(await session.reset({}))
-    seen.append(await session.screenshot())
-    return seen
+    return seen + [frames]
 
 
 @ASYNC
@@ -79,6 +83,12 @@ async def test_the_pages_own_seeded_random_and_clock_do_not_defeat_the_runs_seed
     assert first == again
     dice = lambda run: [(s["game_state"]["environment"]["dice"], s["game_state"]["environment"]["bonus"])
                         for s in run[:-1]]
+    # The CSS transition of the roll counter (2 s of wall time in a browser) has ended in every frame: the
+    # badge stands where the last roll put it, whatever the machine's load.
+    for rolls, frame in enumerate(first[-1], start=1):
+        picture = Image.open(io.BytesIO(frame)).convert("RGB")
+        assert picture.getpixel((rolls * 100 + 30, 70)) == (238, 51, 51)
+        assert picture.getpixel(((rolls - 1) * 100 + 30, 70)) != (238, 51, 51)
     assert dice(first) != dice(other)
     assert [s["game_state"]["environment"]["bonus"] for s in first[:-1]] != \
         [s["game_state"]["environment"]["bonus"] for s in other[:-1]]  # crypto too, not only Math.random
