@@ -7,51 +7,33 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents import AgentReply, Observation, RunContext
 from pytest_gameworld.catalog.contents import Catalog
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.runner import RunConfig, play
-from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.sandbox import GameSession
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"
 
 
-@pytest.fixture(scope="module")
-def upstream() -> Catalog:
-    return load_catalog(FIXTURE)
-
-
-@pytest.fixture(scope="module")
-def upstream_files(upstream: Catalog) -> GameFiles:
-    return GameFiles(upstream.games_dir)
-
-
 def task_of(cat: Catalog, task_id: str):
     return next(t for t in cat.tasks if t.id == task_id)
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def open_task(browser: Any, upstream_files: GameFiles, upstream: Catalog):
+@pytest.fixture
+def open_task(open_upstream, upstream: Catalog):
     """Open a task's game page at its URL suffix (closed at teardown)."""
-    opened: list[GameSession] = []
 
     async def _open(task_id: str, seed: int = 1) -> GameSession:
         task = task_of(upstream, task_id)
-        s = await GameSession.open(browser, upstream_files, upstream.games[task.game], seed, task.url_suffix)
-        opened.append(s)
-        return s
+        return await open_upstream(task.game, seed, task.url_suffix)
 
-    yield _open
-    for s in opened:
-        await s.close()
+    return _open
 
 
 @ASYNC

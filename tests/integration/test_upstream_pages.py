@@ -5,39 +5,27 @@ clock, a CSS transition (tests/fixtures/upstream_checkout, game 94_lazy-dice).""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 import pytest
-import pytest_asyncio
 
-from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.sandbox import GameSession, HarnessError
-from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.actions import Action
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"
 ROLL = Action(kind="press_key", keys=["ArrowUp"], duration_ms=200)
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def open_dice(browser: Any):
+@pytest.fixture
+def open_dice(open_upstream):
     """Open the lazy dice page with a seed and a URL suffix (closed at teardown)."""
-    cat = load_catalog(FIXTURE)
-    files = GameFiles(cat.games_dir)
-    opened: list[GameSession] = []
 
     async def _open(seed: int = 1, suffix: str | None = None) -> GameSession:
-        s = await GameSession.open(browser, files, cat.games["94_lazy-dice"], seed, suffix)
-        opened.append(s)
-        return s
+        return await open_upstream("94_lazy-dice", seed, suffix)
 
-    yield _open
-    for s in opened:
-        await s.close()
+    return _open
 
 
 @ASYNC
