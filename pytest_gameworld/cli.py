@@ -1,4 +1,4 @@
-"""The `gameworld` command: play, report, merge, list, snapshot, calibrate, serve, validate."""
+"""The `gameworld` command: play, report, merge, list, snapshot, calibrate, serve, validate, assets."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ USAGE_ERROR = 4  # pytest's exit status for a usage error: a mistake found befor
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from .play.validate_catalog import validate
+    from .play.validate_catalog import upstream_summary, validate
 
     if args.catalog and args.catalog_opt and args.catalog != args.catalog_opt:
         print("gameworld validate: name the catalog once (a path or --catalog)", file=sys.stderr)
@@ -21,7 +21,7 @@ def _validate(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr, flush=True)
 
     catalog, problems = asyncio.run(validate(args.catalog or args.catalog_opt, args.browser_path, not args.no_browser,
-                                             progress))
+                                             args.assets, progress))
     for p in problems:
         print(p, file=sys.stderr)
     if catalog is not None:
@@ -31,9 +31,33 @@ def _validate(args: argparse.Namespace) -> int:
             print(f"left out: {line}")
         for line in catalog.warnings:
             print(f"warning: {line}")
+        for line in upstream_summary(catalog) if catalog.pages else []:
+            print(line)
         print(f"{kind}{catalog.root}{commit}: {len(catalog.games)} games, {len(catalog.tasks)} tasks, "
               f"{len(catalog.models)} models, {'OK' if not problems else f'{len(problems)} problem(s)'}")
     return 1 if problems else 0
+
+
+def _assets(args: argparse.Namespace) -> int:
+    """Record the internet assets of a catalog's pages into a folder --gw-assets serves offline."""
+    from .catalog.specs import CatalogError
+    from .catalog.loader import load_catalog
+    from .play.assets_record import record_assets
+
+    try:
+        catalog = load_catalog(args.catalog)
+        results, manifest = asyncio.run(record_assets(catalog, args.out, args.game or None, args.proxy,
+                                                      args.browser_path, args.play_ms))
+    except (CatalogError, ValueError) as exc:
+        print(f"gameworld assets record: {exc}", file=sys.stderr)
+        return 2
+    for r in results:
+        print(f"{r.game}: {len(r.urls)} internet asset(s) recorded" + "".join(f"\n  {u}" for u in r.urls))
+        for problem in r.problems:
+            print(f"  problem: {problem}", file=sys.stderr)
+    total = len({u for r in results for u in r.urls})
+    print(f"wrote {manifest}: {total} URL(s) from {len(results)} game(s); play with --gw-assets {args.out}")
+    return 1 if any(r.problems for r in results) else 0
 
 
 def _play(args: argparse.Namespace, rest: list[str]) -> int:
@@ -252,6 +276,8 @@ def _dispatch(argv: list[str]) -> int:
     v.add_argument("--no-browser", action="store_true",
                    help="check the files only (skips opening every task's game in Chromium to read its score "
                         "fields at the start, which takes minutes)")
+    v.add_argument("--assets", type=Path, default=None,
+                   help="recorded internet assets to serve the pages (as --gw-assets); without, needing them is a problem")
     p = sub.add_parser("play", help="run the benchmark (extra arguments go to pytest, e.g. -n 4 -k puzzle)")
     # No -m here: in `gameworld play -m puzzle` it is pytest's marker expression.
     p.add_argument("--model", action="append", default=[], required=True)
@@ -299,6 +325,16 @@ def _dispatch(argv: list[str]) -> int:
                    help="default: <catalog>/baselines.json for a source checkout or a --catalog given, else "
                         "./gameworld-baselines.json (never into the installed package)")
     c.add_argument("--keep", type=Path, default=None, help="keep the two sessions in this folder")
+    a = sub.add_parser("assets", help="internet assets of the catalog's pages, for playing offline")
+    a_sub = a.add_subparsers(dest="assets_command", required=True)
+    ar = a_sub.add_parser("record", help="open each game page with internet access and record what it fetches "
+                                         "from internet hosts (needs internet)")
+    ar.add_argument("catalog", type=Path, help="our catalog folder or an upstream GameWorld checkout")
+    ar.add_argument("--out", type=Path, required=True, help="the folder to write (assets.json and files/)")
+    ar.add_argument("--game", action="append", default=[], help="only this game (repeatable; default all)")
+    ar.add_argument("--proxy", default=None, help="reach the internet through this HTTP proxy (http://host:port)")
+    ar.add_argument("--play-ms", type=int, default=3000, help="game time each page runs after init (default 3000)")
+    ar.add_argument("--browser-path", default=None)
     sub.add_parser("serve", help="a loopback model endpoint for tests (see gameworld serve --help)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "play":
@@ -313,6 +349,8 @@ def _dispatch(argv: list[str]) -> int:
         return _merge(args)
     if args.command == "calibrate":
         return _calibrate(args)
+    if args.command == "assets":
+        return _assets(args)
     return _validate(args) if args.command == "validate" else _report(args)
 
 

@@ -18,6 +18,8 @@ from ..catalog.specs import GameSpec
 from .game_origin import GameFiles
 from .network_seal import CONTEXT_OPTIONS, SEAL_FLAGS, seal
 from .seal_proxy import SealProxy, proxy_option
+from .page_seed import page_seed_script
+from .remote_assets import HOW_TO_SUPPLY
 from ..catalog.upstream import append_url_suffix
 
 CHROMIUM_FLAGS = [
@@ -35,32 +37,10 @@ READY_STATUSES = ("ready", "playing")
 READY_SLICE_MS = 50
 READY_MAX_GAME_MS = 10_000
 READY_MAX_WALL_S = 20.0
+FONTS_MAX_WALL_S = 10.0
 # gameAPI.reset's answers that leave the page as it was: the harness then reloads it (upstream's last fallback).
 RESET_METHODS = ("inplace", "soft_restart", "reload")
 
-# Runs before any page script, after Playwright's clock script (so it wraps the fake timers).
-# Math.random is seeded: gameplay must not depend on it, cosmetics then reproduce too.
-# performance.now and requestAnimationFrame are tied to the virtual Date.now: the clock's own
-# frame grid follows performance.now, whose origin depends on wall time spent before the
-# clock was paused, so identical runs could see frames one tick apart.
-_INIT_SCRIPT = """
-window.__GW_HARNESS__ = true;
-(() => {
-  let s = %(seed)d >>> 0;
-  Math.random = function () {
-    s = (s + 0x6D2B79F5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const origin = %(origin_ms)d;
-  const now = () => Date.now() - origin;
-  performance.now = now;
-  window.requestAnimationFrame = (cb) => setTimeout(() => cb(now()), 16 - (Date.now() %% 16));
-  window.cancelAnimationFrame = (id) => clearTimeout(id);
-})();
-"""
 # The state with its JSON size (UTF-8 bytes, -1 when it does not serialize), measured in the page so a huge
 # state never crosses over; the state itself still travels as Playwright serializes it (NaN stays NaN).
 _READ_STATE = """(max) => {
@@ -72,6 +52,31 @@ _READ_STATE = """(max) => {
   } catch (e) {}
   return {size, state: size > max ? null : state};
 }"""
+
+# Starts gameAPI[method](arg) and keeps its outcome on the page: a call that awaits the page's timers or
+# animation frames settles only while the harness lets game time pass, so the harness polls this box between
+# slices of game time instead of awaiting the promise (which would wait forever on a paused clock).
+# __gwOldDocument tells this document from a new one, should the page reload itself meanwhile.
+_CALL_START = """([method, arg]) => {
+  window.__gwOldDocument = true;
+  const box = window.__gwCall = {done: false, value: null, error: null};
+  let promise;
+  try { promise = Promise.resolve(window.gameAPI[method](arg)); } catch (e) { promise = Promise.reject(e); }
+  promise.then((v) => { box.done = true; box.value = v === undefined ? null : v; },
+               (e) => { box.done = true; box.error = String((e && e.message) || e); });
+}"""
+_CALL_POLL = """() => {
+  const box = window.__gwCall;
+  if (!box) return null;
+  let value = null;
+  try { value = box.done ? JSON.parse(JSON.stringify(box.value)) : null; } catch (e) { value = null; }
+  return {done: box.done, value: value, error: box.error};
+}"""
+_STATUS = "() => { try { return String(window.gameAPI.getState().status); } catch (e) { return 'unreadable'; } }"
+
+
+class _Reloaded(Exception):
+    """The page navigated away (a reload) while a gameAPI call was pending."""
 
 
 def is_ready(state: dict[str, Any]) -> bool:
@@ -175,13 +180,16 @@ class GameSession:
     proxy: SealProxy | None = None
     _oracle_loaded: bool = False
     _init_config: dict[str, Any] = field(default_factory=dict)
+    # Recorded internet assets (remote_assets.AssetStore), or a recorder: anything whose serve(route) answers.
+    assets: Any = None
 
     @classmethod
     async def open(cls, browser: Any, files: GameFiles, game: GameSpec, seed: int,
                    url_suffix: str | None = None, limits: PageLimits | None = None,
-                   local_proxy: bool = True) -> "GameSession":
+                   local_proxy: bool = True, assets: Any = None) -> "GameSession":
         """A fresh page of the game; a task's URL suffix (levels, options) is appended as upstream does.
-        local_proxy: the browser can reach this host's loopback (seal_proxy.reaches_harness)."""
+        local_proxy: the browser can reach this host's loopback (seal_proxy.reaches_harness); ``assets``
+        answers the page's requests to internet hosts (none: they are refused and named)."""
         vp = game.viewport
         limits = limits or PageLimits()
         blocked: list[str] = []
@@ -201,7 +209,7 @@ class GameSession:
             if isinstance(exc, BrowserGone):
                 raise
             raise BrowserGone(f"{game.id}: could not open a browser context: {str(exc).splitlines()[0]}") from exc
-        session = cls(game, None, context, None, blocked=blocked, limits=limits, proxy=proxy)
+        session = cls(game, None, context, None, blocked=blocked, limits=limits, proxy=proxy, assets=assets)
         try:
             page = session.page = await session._call("open", context.new_page())
             session.cdp = await session._call("open", context.new_cdp_session(page))
@@ -214,8 +222,10 @@ class GameSession:
             # page's first virtual instant identical on every run.
             await session._call("open", page.clock.pause_at(CLOCK_EPOCH_S + 60))
             await session._call("open", page.add_init_script(
-                _INIT_SCRIPT % {"seed": seed & 0xFFFFFFFF, "origin_ms": CLOCK_EPOCH_S * 1000}))
+                page_seed_script(seed, CLOCK_EPOCH_S * 1000, game.origin == "upstream")))
             await session._call("load", page.goto(append_url_suffix(files.url(game), url_suffix), wait_until="load"))
+            if assets is not None:
+                await session._fonts_loaded()
         except BaseException as exc:
             if not await session.close() and isinstance(exc, Exception):  # bounded, like every page call
                 raise BrowserGone(f"{game.id}: the browser did not close a page that stopped answering "
@@ -231,6 +241,8 @@ class GameSession:
         url = route.request.url
         if files.owns(url):
             await files.fulfil(route)
+        elif self.assets is not None and await self.assets.serve(route):
+            return  # answered from the recorded internet assets
         elif urlsplit(url).scheme in ("data", "blob", "about"):
             await route.continue_()
         else:
@@ -242,6 +254,11 @@ class GameSession:
         if self.errors:
             raise HarnessError(f"{self.game.id}: {self.errors[0]}")
         if network and self.blocked:
+            web = sorted({u for u in self.blocked if urlsplit(u).scheme in ("http", "https")})  # not request order
+            if len(web) == len(set(self.blocked)):  # only plain requests: files the page wants from the internet
+                where = f"not in {self.assets.source}" if hasattr(self.assets, "source") else "not supplied"
+                raise HarnessError(f"{self.game.id} needs {len(web)} internet asset(s) {where}: "
+                                   f"{', '.join(web[:20])}{' …' if len(web) > 20 else ''}; {HOW_TO_SUPPLY}")
             raise HarnessError(f"{self.game.id} tried to reach outside the sandbox ({len(self.blocked)} blocked): "
                                f"{', '.join(self.blocked[:5])}")
 
@@ -262,6 +279,18 @@ class GameSession:
 
         return await bounded(call, self.limits.timeout_s, gave_up)
 
+    async def _fonts_loaded(self) -> None:
+        """Wait (bounded in wall time) until the page's web fonts have loaded: served from memory, they still
+        arrive in wall time, and a frame drawn before or after they do would differ between runs."""
+        try:
+            # Reading a layout property starts the loads of the fonts the page uses, so ready waits for them.
+            await asyncio.wait_for(self.page.evaluate("() => { void document.documentElement.offsetHeight; "
+                                                      "return document.fonts.ready.then(() => true); }"),
+                                   FONTS_MAX_WALL_S)
+        except asyncio.TimeoutError:
+            raise HarnessError(f"{self.game.id}: the page's web fonts did not load within {FONTS_MAX_WALL_S:g} s") \
+                from None
+
     async def eval(self, expression: str, arg: Any = None, what: str = "a page call") -> Any:
         try:
             return await self._call(what, self.page.evaluate(expression, arg))
@@ -276,21 +305,18 @@ class GameSession:
         if not has_api:
             raise HarnessError(f"{self.game.id}: window.gameAPI is missing after load")
         self._init_config = config
-        await self.eval("async (c) => { await window.gameAPI.init(c); }", config, what="init")
+        try:
+            await self._settle("init", config)
+        except _Reloaded:
+            raise HarnessError(f"{self.game.id}: the page navigated away during gameAPI.init") from None
         return await self.wait_ready()
 
     async def reset(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
         """gameAPI.reset, then the readiness gate; a page that reloads itself or cannot reset is reloaded
         and initialised again. How it happened is appended to ``resets``."""
         try:
-            # The marker tells the old document from the new one should the page reload itself.
-            answer = await self._call("reset", self.page.evaluate(
-                "async (o) => { window.__gwOldDocument = true; return await window.gameAPI.reset(o); }", options or {}))
-        except HarnessError:
-            raise
-        except Exception as exc:
-            if not _navigated(exc):
-                raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
+            answer = await self._settle("reset", options or {})
+        except _Reloaded:
             answer = {"ok": True, "method": "reload"}  # location.reload() tore the call down
         method = answer.get("method") if isinstance(answer, dict) else None
         failed = isinstance(answer, dict) and (answer.get("ok") is False or method not in (None, *RESET_METHODS))
@@ -325,17 +351,61 @@ class GameSession:
         return await self.init(self._init_config)
 
     async def wait_ready(self) -> dict[str, Any]:
-        """Advance the clock in small slices until status is ready/playing (bounded)."""
+        """Advance the clock in small slices until status is ready/playing (bounded in game and wall time)."""
         started = time.monotonic()
         spent = 0
         while True:
             state = await self.state()
             if is_ready(state):
                 return state
-            if spent >= READY_MAX_GAME_MS or time.monotonic() - started > READY_MAX_WALL_S:
-                raise HarnessError(f"{self.game.id}: not ready after {spent} ms of game time; "
+            wall = time.monotonic() - started
+            if spent >= READY_MAX_GAME_MS or wall > READY_MAX_WALL_S:
+                raise HarnessError(f"{self.game.id}: not ready after {spent} ms of game time ({wall:.1f} s wall); "
                                    f"stuck in status {state.get('status')!r}")
             await self.advance(READY_SLICE_MS)
+            spent += READY_SLICE_MS
+
+    async def _settle(self, method: str, arg: Any) -> Any:
+        """Call gameAPI.<method>(arg) and let game time pass in slices until its promise settles: the page's
+        timers and animation frames run meanwhile. Bounded in game and wall time; raises _Reloaded if the
+        page navigated away, HarnessError naming the status it is stuck in if the call never settles."""
+        started = time.monotonic()
+        spent = 0
+        try:
+            await self._call(method, self.page.evaluate(_CALL_START, [method, arg]))
+        except HarnessError:
+            raise
+        except Exception as exc:
+            if _navigated(exc):
+                raise _Reloaded() from None
+            raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
+        while True:
+            try:
+                box = await self._call(method, self.page.evaluate(_CALL_POLL))
+            except HarnessError:
+                raise
+            except Exception as exc:
+                if _navigated(exc):
+                    raise _Reloaded() from None
+                raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
+            if box is None:  # a new document: the page reloaded itself
+                raise _Reloaded()
+            if box["done"]:
+                if box["error"] is not None:
+                    raise HarnessError(f"{self.game.id}: gameAPI.{method} failed: {box['error']}")
+                return box["value"]
+            self.check()
+            wall = time.monotonic() - started
+            if spent >= READY_MAX_GAME_MS or wall > READY_MAX_WALL_S:
+                status = await self.eval(_STATUS, what=method)
+                raise HarnessError(f"{self.game.id}: gameAPI.{method} did not settle after {spent} ms of game time "
+                                   f"({wall:.1f} s wall); stuck in status {status!r}")
+            try:
+                await self.advance(READY_SLICE_MS)
+            except HarnessError as exc:
+                if _navigated(exc):
+                    raise _Reloaded() from None
+                raise
             spent += READY_SLICE_MS
 
     async def state(self) -> dict[str, Any]:

@@ -26,6 +26,10 @@ class Catalog:
     source: dict[str, str] = field(default_factory=dict)  # an imported catalog's origin: format, path, commit
     left_out: list[str] = field(default_factory=list)  # one line per reason games were not collected
     warnings: list[str] = field(default_factory=list)  # faithfully imported upstream defects
+    # An imported catalog's every declared game: its page's state ("present", or why it is left out) and its
+    # number of tasks, collected or not.
+    pages: dict[str, str] = field(default_factory=dict)
+    declared_tasks: dict[str, int] = field(default_factory=dict)
 
     @property
     def games_dir(self) -> Path:

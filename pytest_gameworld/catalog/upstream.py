@@ -14,6 +14,9 @@ from .specs import ArgSpec, CatalogError, Control, GameSpec, TaskSpec
 from .contents import Catalog
 from .yaml_files import read_yaml, describe_validation_error
 from .native import default_catalog_dir, load_models
+from .upstream_fields import unmapped_game_fields, unmapped_task_fields
+from .upstream_models import load_upstream_models
+from .upstream_prompt_source import PROMPTS_DIR, prompt_source_warnings
 
 ORIGIN = "upstream"
 PAGE_DIR = Path("games") / "benchmark"
@@ -304,17 +307,33 @@ def _common_dir(git: Path) -> Path:
     return (git / common.read_text().strip()).resolve() if common.is_file() else git
 
 
+def page_state(data: dict[str, Any], folder: Path, entry: str) -> str:
+    """'present', or why a game's page is left out."""
+    if data.get("url"):
+        return f"left out: its YAML sets a remote url ({data['url']}), outside the sandbox"
+    if (folder / entry).is_file():
+        return "present"
+    if folder.is_dir():
+        return f"absent: {PAGE_DIR / folder.name}/ has no {entry}"
+    return f"absent: no folder {PAGE_DIR / folder.name}/"
+
+
 def load_upstream(root: Path) -> Catalog:
     """Load an upstream checkout; games without a page folder are left out (one line says so)."""
     ours = default_catalog_dir()
     pages = root / PAGE_DIR
-    cat = Catalog(root=root, games_root=pages, prompts_root=ours / "prompts", models=load_models(ours / "models"))
+    models, model_notes = load_upstream_models(root, load_models(ours / "models"))
+    cat = Catalog(root=root, games_root=pages, prompts_root=root / PROMPTS_DIR, models=models)
     cat.source = {"format": ORIGIN, "path": str(root.resolve()), "commit": git_commit(root)}
+    cat.warnings += prompt_source_warnings(root) + model_notes
     absent: list[str] = []
     remote: list[str] = []
     for gfile in sorted((root / "catalog" / "games").glob("*.y*ml")):
         data = read_yaml(gfile)
         game, warnings = map_game(data, gfile, pages / gfile.stem)
+        cat.warnings += unmapped_game_fields(data, gfile)
+        cat.pages[game.id] = page_state(data, game.path, game.entry)
+        cat.declared_tasks[game.id] = 0
         if data.get("url"):
             remote.append(game.id)  # a page on the internet is outside the sandbox
             continue
@@ -326,20 +345,24 @@ def load_upstream(root: Path) -> Catalog:
     tasks_root = root / "catalog" / "tasks"
     for tdir in sorted(p for p in tasks_root.iterdir() if p.is_dir()) if tasks_root.is_dir() else []:
         for tfile in sorted(tdir.glob("*.y*ml")):
-            task, notes = map_task(read_yaml(tfile), tfile)
+            data = read_yaml(tfile)
+            task, notes = map_task(data, tfile)
+            cat.warnings += unmapped_task_fields(data, tfile)
             if task.game != tdir.name:
                 raise _Where(tfile, "game_id").error(f"{task.game!r} is not the folder {tdir.name!r}")
+            if task.game not in cat.declared_tasks:
+                raise _Where(tfile, "game_id").error(f"no game YAML catalog/games/{task.game}.yaml")
+            cat.declared_tasks[task.game] += 1
             if task.game in absent or task.game in remote:
                 continue
-            if task.game not in cat.games:
-                raise _Where(tfile, "game_id").error(f"no game YAML catalog/games/{task.game}.yaml")
             cat.tasks.append(task)
             cat.warnings += notes
     cat.tasks.sort(key=lambda t: (t.game, t.id))
     total = len(absent) + len(remote) + len(cat.games)
     if absent:
         cat.left_out.append(f"{len(absent)} of {total} upstream games left out: no page "
-                            f"{PAGE_DIR}/<game>/index.html in {root} ({', '.join(absent)})")
+                            f"{PAGE_DIR}/<game>/index.html in {root} ({', '.join(absent)}); the original publishes its game "
+                            f"pages separately: clone them into {PAGE_DIR}/")
     if remote:
         cat.left_out.append(f"{len(remote)} of {total} upstream games left out: their YAML sets a remote url, "
                             f"outside the sandbox ({', '.join(remote)})")

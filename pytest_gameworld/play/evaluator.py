@@ -9,6 +9,7 @@ from typing import Any, Literal
 from ..catalog.specs import TaskSpec
 
 StopReason = Literal["success", "max_steps", "end_rule", "terminal"]
+TERMINAL_FLAG = "terminal.isTerminal"
 
 
 class ScoreError(ValueError):
@@ -107,9 +108,14 @@ class Evaluator:
         outcome = term.get("outcome") if terminal else None
         stop: StopReason | None = None
         reset = False
+        # An end rule on the terminal flag itself does not end the run on a failure the task continues after:
+        # the game resets as on any failure (145 of the original's 170 tasks say end_field: terminal.isTerminal
+        # with continue_on_fail, and the original resets there).
+        fail_continues = (self.task.continue_on_fail and terminal and outcome == "fail"
+                          and self.task.end is not None and self.task.end.field == TERMINAL_FLAG)
         if self.success:
             stop = "success"
-        elif end_rule_hit(self.task, state):
+        elif end_rule_hit(self.task, state) and not fail_continues:
             stop = "end_rule"
         elif terminal:
             # Any terminal that did not meet the task (fail, game-level success short of the

@@ -1,30 +1,26 @@
-"""Prompt assembly: the four sections from the catalog's jinja2 templates."""
+"""Prompt assembly: the four sections from the catalog's jinja2 templates.
+
+Text a game, task or model supplies is content: it may hold any markdown (headings, lists, code fences)
+and reaches the prompt unchanged. Only the template's own headings make the four sections.
+"""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
 from ..catalog.specs import GameSpec, ModelSpec, Role, TaskSpec
+from .prompt_sections import SECTIONS, Content, Prompt, split_sections
+from .upstream_prompts import render_upstream_prompt
 
-SECTIONS = ("Game Rules", "Role and Controls", "Task Instruction", "Output Format")
+__all__ = ["SECTIONS", "Prompt", "render_prompt", "split_sections"]
 DEFAULT_OUTPUT = {
     "generalist": "- Call exactly one tool per step.\n- Its name must be one of the registered action ids.\n"
                   "- Give a short `reasoning` with it.\n- Write nothing outside the tool call.",
     "cua": "- Call exactly one low-level computer action per step.\n- Write nothing outside the tool call.",
 }
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """The rendered system prompt and its sections, in fixed order."""
-
-    text: str
-    sections: dict[str, str]
 
 
 @lru_cache(maxsize=8)
@@ -33,9 +29,16 @@ def _environment(prompts_dir: str) -> jinja2.Environment:
                               keep_trailing_newline=True, autoescape=False)
 
 
-def split_sections(text: str) -> dict[str, str]:
-    parts = re.split(r"^## (.+)$", text, flags=re.M)
-    return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
+def _marked(game: GameSpec, role: Role, task: TaskSpec, content: Content) -> tuple[GameSpec, Role, TaskSpec]:
+    """Copies of the specs whose free text fields are tokens of ``content``."""
+    controls = [c.model_copy(update={
+        "description": content.mark(c.description),
+        "args": {n: a.model_copy(update={"description": content.mark(a.description)}) for n, a in c.args.items()},
+    }) for c in role.controls]
+    role = role.model_copy(update={"description": content.mark(role.description), "controls": controls,
+                                   "cua_description": content.mark(role.cua_description)})
+    return (game.model_copy(update={"rules": content.mark(game.rules)}), role,
+            task.model_copy(update={"instruction": content.mark(task.instruction)}))
 
 
 def coordinate_space(model: ModelSpec, game: GameSpec) -> str:
@@ -51,14 +54,20 @@ def coordinate_space(model: ModelSpec, game: GameSpec) -> str:
 
 def render_prompt(prompts_dir: Path, game: GameSpec, role: Role, task: TaskSpec, model: ModelSpec,
                   max_steps: int, realtime: bool = False) -> Prompt:
-    """Render the model's template (or the interface default) into the four sections."""
+    """Render the model's template (or the interface default) into the four sections; a game of an upstream
+    checkout the way the original harness renders it (upstream_prompts)."""
+    output_format = model.output_format or DEFAULT_OUTPUT[model.interface]
+    if game.origin == "upstream":
+        return render_upstream_prompt(prompts_dir, game, role, task, model, output_format)
     name = model.prompt_template or ("generalist.j2" if model.interface == "generalist" else "computer_use.j2")
     template = _environment(str(prompts_dir)).get_template(name)
-    text = template.render(game=game, role=role, task=task, max_steps=max_steps, realtime=realtime,
-                           coordinate_space=coordinate_space(model, game),
-                           aliases_accepted=model.parsing == "paper",  # only the paper's reading takes them
-                           output_format=model.output_format or DEFAULT_OUTPUT[model.interface])
-    sections = split_sections(text)
+    content = Content()
+    game, role, task = _marked(game, role, task, content)
+    skeleton = template.render(game=game, role=role, task=task, max_steps=max_steps, realtime=realtime,
+                               coordinate_space=coordinate_space(model, game),
+                               aliases_accepted=model.parsing == "paper",  # only the paper's reading takes them
+                               output_format=content.mark(output_format))
+    sections = split_sections(skeleton)
     if tuple(sections) != SECTIONS:
         raise ValueError(f"prompt template {name} must have the sections {SECTIONS}, has {tuple(sections)}")
-    return Prompt(text.strip(), sections)
+    return Prompt(content.fill(skeleton).strip(), {k: content.fill(v) for k, v in sections.items()})

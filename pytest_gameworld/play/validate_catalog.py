@@ -11,21 +11,24 @@ from ..catalog.specs import CatalogError, GameSpec, TaskSpec
 from ..catalog.loader import load_catalog
 from .evaluator import ScoreError, read_number
 from ..browser.game_origin import GameFiles
+from ..browser.remote_assets import AssetStore
 from ..browser.sandbox import GameSession, HarnessError, find_browser, launch_browser
 
 
 Progress = Callable[[str], None]
 
 
-async def check_start_states(catalog: Catalog, browser_path: str | None = None,
+async def check_start_states(catalog: Catalog, browser_path: str | None = None, assets: AssetStore | None = None,
                              progress: Progress | None = None) -> list[str]:
-    """Open each task's game at its start and read its score fields; return the problems found.
+    """Open each task's game at its start and read its score fields; return the problems found. A page that
+    needs internet assets it is not given is one problem for its game, naming the URLs.
 
     ``progress`` hears one line per game as it is done (a full catalog takes minutes).
     """
     from playwright.async_api import async_playwright
 
     problems: list[str] = []
+    needs_assets: set[str] = set()
     files = GameFiles(catalog.games_dir)
     games = sorted({t.game for t in catalog.tasks})
     async with async_playwright() as pw:
@@ -34,7 +37,9 @@ async def check_start_states(catalog: Catalog, browser_path: str | None = None,
             started, before = time.monotonic(), len(problems)
             tasks = [t for t in catalog.tasks if t.game == game_id]
             for task in tasks:
-                problems += await _check_task(browser, files, catalog.games[game_id], task)
+                if game_id in needs_assets:
+                    break
+                problems += await _check_task(browser, files, catalog.games[game_id], task, assets, needs_assets)
             if progress is not None:
                 found = len(problems) - before
                 progress(f"validate [{n}/{len(games)}] {game_id}: {len(tasks)} task(s), "
@@ -43,10 +48,12 @@ async def check_start_states(catalog: Catalog, browser_path: str | None = None,
     return problems
 
 
-async def _check_task(browser: Any, files: GameFiles, game: GameSpec, task: TaskSpec) -> list[str]:
-    """The task's score fields in its game's start state; the problems found."""
+async def _check_task(browser: Any, files: GameFiles, game: GameSpec, task: TaskSpec, assets: AssetStore | None,
+                      needs_assets: set[str]) -> list[str]:
+    """The task's score fields in its game's start state; the problems found (a game that needs internet
+    assets it is not given is added to ``needs_assets``, its problem named once)."""
     problems: list[str] = []
-    session = await GameSession.open(browser, files, game, seed=0, url_suffix=task.url_suffix)
+    session = await GameSession.open(browser, files, game, seed=0, url_suffix=task.url_suffix, assets=assets)
     try:
         state = await session.init({"seed": 0, "level": task.level, "difficulty": task.difficulty,
                                     "task": task.oracle_view(), **task.init})
@@ -56,20 +63,35 @@ async def _check_task(browser: Any, files: GameFiles, game: GameSpec, task: Task
             except ScoreError as exc:
                 problems.append(f"{task.game}/{task.id}: {exc}")
     except HarnessError as exc:
-        problems.append(f"{task.game}/{task.id}: {exc}")
+        if "internet asset(s)" in str(exc):
+            needs_assets.add(task.game)
+            problems.append(str(exc))
+        else:
+            problems.append(f"{task.game}/{task.id}: {exc}")
     finally:
         await session.close()
     return problems
 
 
 async def validate(root: Path | None, browser_path: str | None = None, with_browser: bool = True,
-                   progress: Progress | None = None) -> tuple[Catalog | None, list[str]]:
+                   assets: Path | None = None, progress: Progress | None = None) -> tuple[Catalog | None, list[str]]:
     """Load the catalog and check it; the catalog (if it loaded) and the list of problems."""
     try:
         catalog = load_catalog(root)
-    except CatalogError as exc:
+        store = AssetStore.load(assets) if assets else None
+    except (CatalogError, ValueError) as exc:
         return None, [str(exc)]
     problems = [f"{g}: no tasks" for g in catalog.games if not any(t.game == g for t in catalog.tasks)]
     if with_browser:
-        problems += await check_start_states(catalog, browser_path, progress)
+        problems += await check_start_states(catalog, browser_path, store, progress)
     return catalog, problems
+
+
+def upstream_summary(catalog: Catalog) -> list[str]:
+    """An imported catalog's every declared game: its page present or why not, and what the totals hold."""
+    lines = [f"page {game}: {state} ({catalog.declared_tasks.get(game, 0)} tasks)"
+             for game, state in sorted(catalog.pages.items())]
+    present = sum(state == "present" for state in catalog.pages.values())
+    lines.append(f"{len(catalog.pages)} games declared ({present} with a page, {len(catalog.pages) - present} left "
+                 f"out), {sum(catalog.declared_tasks.values())} tasks declared ({len(catalog.tasks)} playable)")
+    return lines

@@ -23,8 +23,9 @@ from ..browser.processes import LAUNCHED, browser_groups, kill_groups, launched
 from ..browser.sandbox import BrowserGone, GameSession, HarnessError, PageLimits, find_browser, launch_browser
 from .options import Settings
 from ..records.sessions import new_attempt_dir
+from ..browser.remote_assets import AssetStore
 from ..records.comparability import run_facts
-from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, SESSION_DIR, SETTINGS
+from .stash import ASSETS, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, SESSION_DIR, SETTINGS
 
 
 class BrowserHost:
@@ -52,11 +53,12 @@ class BrowserHost:
                 self.groups = launched(before)
         return self.browser
 
-    async def open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None = None) -> GameSession:
+    async def open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None = None,
+                   assets: AssetStore | None = None) -> GameSession:
         """A game page; a browser found dead on the way (crashed, or its server gone) is renewed once."""
         try:
             return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits,
-                                          self.local_proxy)
+                                          self.local_proxy, assets)
         except BrowserUnreachable:
             raise
         except HarnessError as exc:
@@ -65,7 +67,7 @@ class BrowserHost:
             # The disconnect may not have been noticed yet: drop the browser and try once on a fresh one.
             await self.close()
             return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits,
-                                          self.local_proxy)
+                                          self.local_proxy, assets)
 
     async def release(self, session: GameSession) -> None:
         """Close a run's page; when even that hangs (a renderer or browser that stopped answering), the
@@ -111,6 +113,14 @@ def gw_files(gw_catalog: Catalog) -> GameFiles:
     return GameFiles(gw_catalog.games_dir)
 
 
+@pytest.fixture(scope="session")
+def gw_assets(pytestconfig: pytest.Config, gw_settings: Settings) -> AssetStore | None:
+    """--gw-assets: the pages' recorded internet assets, or None (such requests are refused and named)."""
+    if ASSETS in pytestconfig.stash:
+        return pytestconfig.stash[ASSETS]
+    return AssetStore.load(gw_settings.assets) if gw_settings.assets else None
+
+
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def gw_browser(gw_settings: Settings) -> AsyncIterator[BrowserHost]:
     from playwright.async_api import async_playwright
@@ -128,10 +138,10 @@ def gw_case(request: pytest.FixtureRequest) -> Case:
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def gw_game(request: pytest.FixtureRequest, gw_browser: BrowserHost, gw_files: GameFiles, gw_case: Case,
-                  gw_settings: Settings) -> AsyncIterator[GameSession]:
+                  gw_settings: Settings, gw_assets: AssetStore | None) -> AsyncIterator[GameSession]:
     try:
         session = await gw_browser.open(gw_files, gw_case.game, gw_case.seed(gw_settings.seed),
-                                        gw_case.task.url_suffix)
+                                        gw_case.task.url_suffix, gw_assets)
     except BrowserUnreachable as exc:
         # No later run could start either: stop the session after this one (xdist passes it on).
         request.session.shouldstop = str(exc)

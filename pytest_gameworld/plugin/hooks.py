@@ -16,8 +16,8 @@ from ..catalog.run_cases import INTERFACES, build_cases, game_mark, split_model_
 from ..catalog.specs import GENRES, CatalogError
 from ..catalog.loader import load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
-    gw_agent, gw_agents, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_run_config, gw_session_dir,
-    gw_settings,
+    gw_agent, gw_agents, gw_assets, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_run_config,
+    gw_session_dir, gw_settings,
 )
 from .fault_report import fault_text, is_fault
 from ..report.gate import GateConfig
@@ -31,8 +31,10 @@ from .options import Settings, add_options, given_options
 from .redaction import install_log_redaction, redact_report
 from ..records.redact import redact
 from ..records.shards import build_plan, plan_run
+from ..browser.remote_assets import AssetStore
 from .stash import (
-    CASES, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLAY, SCORED_BEFORE, SESSION_DIR, SETTINGS,
+    ASSETS, CASES, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLAY, SCORED_BEFORE, SESSION_DIR,
+    SETTINGS,
 )
 
 NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NAME in the ini file, "
@@ -86,6 +88,7 @@ def pytest_configure(config: pytest.Config) -> None:
     install_log_redaction()
     try:
         catalog = load_catalog(settings.catalog)
+        config.stash[ASSETS] = AssetStore.load(settings.assets) if settings.assets else None
         models = [catalog.resolve_model(ref, settings.model_overrides()) for ref in split_model_refs(settings.models)]
         gate = build_gate(settings.gates, settings.baseline, settings.max_drop, settings.max_drop_strict,
                           settings.gate_allow_missing) if worker is None else GateConfig()
@@ -239,13 +242,15 @@ class _XdistHooks:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    """An imported catalog's origin, and the games it could not collect (one line per reason)."""
+    """An imported catalog's origin, the games it could not collect (one line per reason), and what did not
+    map in the model specs played."""
     catalog = config.stash.get(CATALOG, None)
     if catalog is None or not catalog.source:
         return []
     src = catalog.source
     head = f"gameworld: {src['format']} catalog {src['path']}" + (f" at commit {src['commit']}" if src.get("commit") else "")
-    return [head, *catalog.left_out]
+    played = {f"model {c.model.name}:" for c in config.stash.get(CASES, [])}
+    return [head, *catalog.left_out, *(w for w in catalog.warnings if w.startswith(tuple(played)))]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -52,6 +52,8 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("browser-endpoint", "list", [], "a Playwright browser server (ws://host:port/, from `playwright run-server`) "
                                      "to use instead of launching Chromium; repeatable, workers take them "
                                      "round-robin"),
+    ("assets", "path", "", "serve the pages' internet assets (web fonts, sprites) from this folder (written by "
+                           "`gameworld assets record`) or HAR file; without it such requests are refused and named"),
     ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
                          "runs; combine the shards' sessions with `gameworld merge`"),
 ]
@@ -60,6 +62,7 @@ MINIMA: dict[str, float] = {
     "repeat": 1, "max-steps": 0, "max-cost": 0, "max-drop": 0, "gate-allow-missing": 0, "step-timeout": 0,
     "limit": 0, "progress-interval": 0.5, "max-consecutive-faults": 0,
 }
+_DEFAULTS = {name: str(default) for name, _, default, _ in OPTIONS}
 MODEL_ENV = "GW_MODEL"
 REDUCED_FRAME_WIDTH = 480  # default frames of provider runs: enough to see, ~20 kB each
 
@@ -98,8 +101,12 @@ def _get(config: Any, name: str, kind: str) -> Any:
             return (int if kind == "int" else float)(ini or 0)
         except ValueError:
             raise ValueError(f"{_dest(name)}: invalid {kind} {ini!r} in {config.inipath or 'the ini file'}") from None
-    if kind == "path" and ini and getattr(config, "inipath", None) and not Path(ini).is_absolute():
-        return str(Path(config.inipath).parent / ini)  # relative to the ini file, as a reader of it expects
+    if kind == "path" and ini and ini != _DEFAULTS[name] and getattr(config, "inipath", None) \
+            and not Path(ini).is_absolute():
+        # Relative to the ini file that sets it, as a reader of it expects; the default stays relative to the
+        # working directory. (pytest may pick an ini file from an option's value: `--gw-catalog CHECKOUT`
+        # makes the checkout's pyproject.toml the ini file, and the results must not land in the checkout.)
+        return str(Path(config.inipath).parent / ini)
     return ini
 
 
@@ -139,6 +146,7 @@ class Settings:
     max_consecutive_faults: int = 3
     browser_endpoints: list[str] = field(default_factory=list)
     shard: tuple[int, int] | None = None
+    assets: Path | None = None
     limit: int = 0
     progress: str = "auto"
     progress_interval: float = 10.0
@@ -176,7 +184,7 @@ class Settings:
             max_state_bytes=int(_positive("max-state-bytes", raw["max-state-bytes"])),
             max_consecutive_faults=int(raw["max-consecutive-faults"]),
             browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
-            shard=parse_shard(raw["shard"] or ""),
+            shard=parse_shard(raw["shard"] or ""), assets=Path(raw["assets"]) if raw["assets"] else None,
             limit=int(raw["limit"]), progress=_progress_mode(raw["progress"]),
             progress_interval=float(raw["progress-interval"]),
             baselines=Path(raw["baselines"]) if raw["baselines"] else None,

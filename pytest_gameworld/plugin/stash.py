@@ -6,12 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from ..browser.remote_assets import AssetStore
 from ..catalog.run_cases import Case
 from ..catalog.contents import Catalog
 from ..records.run_record import RunKey
 from .options import Settings
 
 SETTINGS = pytest.StashKey[Settings]()
+ASSETS = pytest.StashKey[AssetStore | None]()  # --gw-assets, loaded once (a bad file is a usage error)
 CATALOG = pytest.StashKey[Catalog]()
 CASES = pytest.StashKey[list[Case]]()
 SESSION_DIR = pytest.StashKey[Path]()

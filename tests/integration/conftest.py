@@ -80,3 +80,28 @@ async def play_task(open_game, catalog: Catalog, tmp_path: Path) -> PlayFn:
         return record, final, run_dir / "steps.jsonl"
 
     return _play
+
+
+UPSTREAM_FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"
+
+
+@pytest.fixture(scope="session")
+def upstream() -> Catalog:
+    """The test-only upstream checkout (tests/fixtures/upstream_checkout)."""
+    return load_catalog(UPSTREAM_FIXTURE)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def open_upstream(browser: Any, upstream: Catalog):
+    """Open a game of the upstream fixture with a seed and a URL suffix (closed at teardown)."""
+    files = GameFiles(upstream.games_dir)
+    opened: list[GameSession] = []
+
+    async def _open(game_id: str, seed: int = 1, suffix: str | None = None) -> GameSession:
+        s = await GameSession.open(browser, files, upstream.games[game_id], seed, suffix)
+        opened.append(s)
+        return s
+
+    yield _open
+    for s in opened:
+        await s.close()

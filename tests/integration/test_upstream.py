@@ -7,51 +7,33 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents import AgentReply, Observation, RunContext
 from pytest_gameworld.catalog.contents import Catalog
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.runner import RunConfig, play
-from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.sandbox import GameSession
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"
 
 
-@pytest.fixture(scope="module")
-def upstream() -> Catalog:
-    return load_catalog(FIXTURE)
-
-
-@pytest.fixture(scope="module")
-def upstream_files(upstream: Catalog) -> GameFiles:
-    return GameFiles(upstream.games_dir)
-
-
 def task_of(cat: Catalog, task_id: str):
     return next(t for t in cat.tasks if t.id == task_id)
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def open_task(browser: Any, upstream_files: GameFiles, upstream: Catalog):
+@pytest.fixture
+def open_task(open_upstream, upstream: Catalog):
     """Open a task's game page at its URL suffix (closed at teardown)."""
-    opened: list[GameSession] = []
 
     async def _open(task_id: str, seed: int = 1) -> GameSession:
         task = task_of(upstream, task_id)
-        s = await GameSession.open(browser, upstream_files, upstream.games[task.game], seed, task.url_suffix)
-        opened.append(s)
-        return s
+        return await open_upstream(task.game, seed, task.url_suffix)
 
-    yield _open
-    for s in opened:
-        await s.close()
+    return _open
 
 
 @ASYNC
@@ -133,7 +115,7 @@ def test_two_plugin_sessions_with_the_same_seed_play_the_same_runs(tmp_path):
     for name in ("a", "b"):
         r = _pytest(tmp_path, *pick, "--gw-session", name)
         assert r.returncode == 0, r.stdout[-3000:]
-    assert "1 of 3 upstream games left out" in r.stdout and "gameworld: upstream catalog" in r.stdout
+    assert "1 of 5 upstream games left out" in r.stdout and "gameworld: upstream catalog" in r.stdout
     runs = {}
     for name in ("a", "b"):
         recs = [json.loads(x) for x in (tmp_path / "out" / name / "results.jsonl").read_text().splitlines()]
@@ -149,13 +131,41 @@ def test_two_plugin_sessions_with_the_same_seed_play_the_same_runs(tmp_path):
     assert any(r[0]["resets"] for r in runs["a"].values()), "the random runs should reach a reset"
 
 
-def test_validate_reports_found_left_out_and_defects(tmp_path):
-    # Files only: the start-state check in the browser is the same code as for our own catalog.
-    r = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "validate", "--no-browser", "--catalog", str(FIXTURE)],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
+def test_validate_reports_every_declared_game_and_what_did_not_map(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "validate", "--catalog", str(FIXTURE)],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
     lines = r.stdout.splitlines()
-    assert lines[-1] == f"upstream catalog {FIXTURE}: 2 games, 6 tasks, {len(load_catalog().models)} models, OK"
-    assert any(ln.startswith("left out: 1 of 3 upstream games left out") and "93_absent-game" in ln for ln in lines)
+    models = len(load_catalog(FIXTURE).models)
+    assert lines[-1] == f"upstream catalog {FIXTURE}: 4 games, 8 tasks, {models} models, 1 problem(s)", r.stdout
+    assert r.returncode == 1 and r.stderr.splitlines() == [
+        "95_web-sprites needs 2 internet asset(s) not supplied: http://fonts.gw-fixture.test/css?family=Fixture+Hand, "
+        "http://img.gw-fixture.test/sprites.png; supply them offline with --gw-assets PATH (a folder written by "
+        "`gameworld assets record` on a machine with internet, or a HAR file)"]
+    assert "page 93_absent-game: absent: no folder games/benchmark/93_absent-game/ (1 tasks)" in lines
+    assert "page 94_lazy-dice: present (1 tasks)" in lines
+    assert "5 games declared (4 with a page, 1 left out), 9 tasks declared (8 playable)" in lines
+    assert any(ln.startswith("left out: 1 of 5 upstream games left out") and "93_absent-game" in ln for ln in lines)
     assert any(ln.startswith("warning: 92_mine-clicker role player: computer_use_controls.allowed_keys is empty")
                for ln in lines)
+    game, task = (FIXTURE / "catalog" / "games" / "93_absent-game.yaml",
+                  FIXTURE / "catalog" / "tasks" / "93_absent-game" / "93_01.yaml")
+    for where, field in [(game, "soundtrack"), (game, "game_roles[0].semantic_controls[0].binding.easing"),
+                         (task, "evaluator_config.score_scale")]:
+        assert f"warning: {where}: field '{field}' is not mapped (not a field of the upstream format)" in lines
+
+
+def test_results_stay_in_the_working_directory_not_in_the_checkout(tmp_path):
+    # pytest takes --gw-catalog's value for a path argument when it looks for its ini file, so a checkout
+    # with a pyproject.toml becomes the ini file's folder; the default results folder must not follow it.
+    import shutil
+
+    checkout = tmp_path / "GameWorld"
+    shutil.copytree(FIXTURE, checkout)
+    (checkout / "pyproject.toml").write_text('[project]\nname = "gameworld"\n')
+    cwd = tmp_path / "work"
+    cwd.mkdir()
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-catalog", str(checkout),
+                        "-k", "91_01", "--gw-model", "noop", "--gw-max-steps", "2", "--gw-session", "s"],
+                       cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:]
+    assert (cwd / "reports" / "s" / "results.jsonl").is_file() and not (checkout / "reports").exists()

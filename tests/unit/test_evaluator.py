@@ -119,3 +119,14 @@ def test_bad_score_field_is_a_clear_error(state, words):
 def test_target_must_exceed_start():
     with pytest.raises(ValueError, match="greater than start"):
         task(start=5, target=5)
+
+
+def test_an_end_rule_on_the_terminal_flag_resets_on_a_failure_the_task_continues_after():
+    # The original's rule, on 145 of its tasks: end_field terminal.isTerminal with continue_on_fail.
+    end = {"field": "terminal.isTerminal", "equals": True}
+    ev = Evaluator(task(end=end))
+    r = ev.observe(st(4, "terminal", "fail"), 1)
+    assert r.reset and r.stop is None
+    assert ev.observe(st(6, "terminal", "success"), 2).stop == "end_rule"  # a game-level success short of the target
+    assert Evaluator(task(end=end, continue_on_fail=False)).observe(st(4, "terminal", "fail"), 1).stop == "end_rule"
+    assert Evaluator(task(end=end)).observe(st(4, "terminal", "fail"), 5).stop == "max_steps"

@@ -64,3 +64,53 @@ def test_nothing_beyond_the_originals_content_is_told():
     for realtime in (False, True):
         prompt, _, _ = _render("random", realtime=realtime)
         assert "at most 100 actions" not in prompt.text and "while you think" not in prompt.text
+
+
+# Markdown as upstream catalogs write it, plus lines that look exactly like the harness's own headings.
+MARKDOWN = """## Game Objective
+Reach **the flag**.
+
+## Game Rules
+- a list item
+  1. a nested, numbered one
+```text
+## Output Format
+# not a heading: inside a code fence
+```
+## Task Instruction
+> a quote"""
+
+
+def _with_markdown_everywhere(model: str):
+    cat = load_catalog()
+    game = cat.games["19-minesweeper"]
+    role = next(iter(game.roles.values()))
+    controls = [c.model_copy(update={"description": f"{c.id}:\n{MARKDOWN}",
+                                     "args": {n: a.model_copy(update={"description": MARKDOWN}) for n, a in c.args.items()}})
+                for c in role.controls]
+    role = role.model_copy(update={"description": "## Role\n" + MARKDOWN, "cua_description": "### Keys\n" + MARKDOWN,
+                                   "controls": controls})
+    game = game.model_copy(update={"rules": "# Rules\n" + MARKDOWN})
+    task = next(t for t in cat.tasks if t.game == game.id)
+    task = task.model_copy(update={"instruction": "## Goal\n" + MARKDOWN + "\n"})
+    spec = cat.resolve_model(model, {"output_format": "## Reply\n" + MARKDOWN})
+    return render_prompt(cat.root / "prompts", game, role, task, spec, 100), game, role, task
+
+
+def test_markdown_in_every_text_field_passes_through_and_the_four_sections_stay_the_harnesss():
+    for model in ("random", "random-cua"):
+        prompt, game, role, task = _with_markdown_everywhere(model)
+        assert tuple(prompt.sections) == SECTIONS
+        assert game.rules in prompt.sections["Game Rules"]
+        assert role.description in prompt.sections["Role and Controls"]
+        assert task.instruction.strip() in prompt.sections["Task Instruction"]
+        assert prompt.sections["Output Format"] == "## Reply\n" + MARKDOWN
+        for section in prompt.sections.values():
+            assert section in prompt.text
+        if model == "random-cua":
+            assert role.cua_description in prompt.sections["Role and Controls"]
+        else:
+            for c in role.controls:
+                assert c.description in prompt.sections["Role and Controls"]
+        # The harness's own text still follows the supplied text in its section.
+        assert prompt.sections["Task Instruction"].endswith("your best result counts.")
