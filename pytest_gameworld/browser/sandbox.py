@@ -19,6 +19,7 @@ from .game_origin import GameFiles
 from .network_seal import CONTEXT_OPTIONS, SEAL_FLAGS, seal
 from .seal_proxy import SealProxy, proxy_option
 from .page_seed import page_seed_script
+from .page_scripts import CALL_POLL, CALL_START, READ_STATE, STATUS
 from .remote_assets import HOW_TO_SUPPLY
 from ..catalog.upstream import append_url_suffix
 
@@ -40,40 +41,6 @@ READY_MAX_WALL_S = 20.0
 FONTS_MAX_WALL_S = 10.0
 # gameAPI.reset's answers that leave the page as it was: the harness then reloads it (upstream's last fallback).
 RESET_METHODS = ("inplace", "soft_restart", "reload")
-
-# The state with its JSON size (UTF-8 bytes, -1 when it does not serialize), measured in the page so a huge
-# state never crosses over; the state itself still travels as Playwright serializes it (NaN stays NaN).
-_READ_STATE = """(max) => {
-  const state = window.gameAPI.getState();
-  let size = -1;
-  try {
-    const text = JSON.stringify(state);
-    size = text.length > max / 3 ? new TextEncoder().encode(text).length : text.length;
-  } catch (e) {}
-  return {size, state: size > max ? null : state};
-}"""
-
-# Starts gameAPI[method](arg) and keeps its outcome on the page: a call that awaits the page's timers or
-# animation frames settles only while the harness lets game time pass, so the harness polls this box between
-# slices of game time instead of awaiting the promise (which would wait forever on a paused clock).
-# __gwOldDocument tells this document from a new one, should the page reload itself meanwhile.
-_CALL_START = """([method, arg]) => {
-  window.__gwOldDocument = true;
-  const box = window.__gwCall = {done: false, value: null, error: null};
-  let promise;
-  try { promise = Promise.resolve(window.gameAPI[method](arg)); } catch (e) { promise = Promise.reject(e); }
-  promise.then((v) => { box.done = true; box.value = v === undefined ? null : v; },
-               (e) => { box.done = true; box.error = String((e && e.message) || e); });
-}"""
-_CALL_POLL = """() => {
-  const box = window.__gwCall;
-  if (!box) return null;
-  let value = null;
-  try { value = box.done ? JSON.parse(JSON.stringify(box.value)) : null; } catch (e) { value = null; }
-  return {done: box.done, value: value, error: box.error};
-}"""
-_STATUS = "() => { try { return String(window.gameAPI.getState().status); } catch (e) { return 'unreadable'; } }"
-
 
 class _Reloaded(Exception):
     """The page navigated away (a reload) while a gameAPI call was pending."""
@@ -372,7 +339,7 @@ class GameSession:
         started = time.monotonic()
         spent = 0
         try:
-            await self._call(method, self.page.evaluate(_CALL_START, [method, arg]))
+            await self._call(method, self.page.evaluate(CALL_START, [method, arg]))
         except HarnessError:
             raise
         except Exception as exc:
@@ -381,7 +348,7 @@ class GameSession:
             raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
         while True:
             try:
-                box = await self._call(method, self.page.evaluate(_CALL_POLL))
+                box = await self._call(method, self.page.evaluate(CALL_POLL))
             except HarnessError:
                 raise
             except Exception as exc:
@@ -397,7 +364,7 @@ class GameSession:
             self.check()
             wall = time.monotonic() - started
             if spent >= READY_MAX_GAME_MS or wall > READY_MAX_WALL_S:
-                status = await self.eval(_STATUS, what=method)
+                status = await self.eval(STATUS, what=method)
                 raise HarnessError(f"{self.game.id}: gameAPI.{method} did not settle after {spent} ms of game time "
                                    f"({wall:.1f} s wall); stuck in status {status!r}")
             try:
@@ -410,7 +377,7 @@ class GameSession:
 
     async def state(self) -> dict[str, Any]:
         """The game's state; one larger than the bound (serialized) is a fault naming its size."""
-        read = await self.eval(_READ_STATE, self.limits.max_state_bytes, what="getState")
+        read = await self.eval(READ_STATE, self.limits.max_state_bytes, what="getState")
         self.check()
         size, state = (read.get("size"), read.get("state")) if isinstance(read, dict) else (-1, read)
         if isinstance(size, int) and size > self.limits.max_state_bytes:

@@ -112,5 +112,5 @@ def test_markdown_in_every_text_field_passes_through_and_the_four_sections_stay_
         else:
             for c in role.controls:
                 assert c.description in prompt.sections["Role and Controls"]
-        # The harness's own text still follows the supplied text in its section.
-        assert prompt.sections["Task Instruction"].endswith("your best result counts.")
+        # The supplied text is the whole section: a heading inside it opened no section of its own.
+        assert prompt.sections["Task Instruction"] == task.instruction.strip()

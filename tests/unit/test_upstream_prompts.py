@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_gameworld.catalog.loader import load_catalog
-from pytest_gameworld.play.prompts import SECTIONS, render_prompt
+from pytest_gameworld.play.prompts import DEFAULT_OUTPUT, SECTIONS, render_prompt
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"
 HEADER = "ACTIONS YOU MAY CALL (fixture header).\nPick one per step:\n"
@@ -39,7 +39,7 @@ def test_the_checkouts_template_renders_every_markdown_field_as_it_is(cat):
     assert prompt.sections["Role and Controls"] == (
         f"{role.description.strip()}\n\n{HEADER}\n"
         "- `wait`: Do nothing.\n- `roll`: Roll all six dice.\n- uses one of the ten rolls")
-    assert prompt.sections["Output Format"] == "Call exactly one of the registered actions as a tool call."
+    assert prompt.sections["Output Format"] == DEFAULT_OUTPUT["generalist"]  # the spec names none: ours
     # No harness text of ours (budget, pause) in the original's prompt.
     assert "actions. If the game ends" not in prompt.text and "paused while you think" not in prompt.text
 
