@@ -56,7 +56,7 @@ def judge(config: pytest.Config, gate: GateConfig, failed: list[str], others_fai
     session_dir, settings = config.stash[SESSION_DIR], config.stash[SETTINGS]
     lines = read_results(session_dir / "results.jsonl")  # damaged lines: named in the summary
     records = lines.records
-    played = played or any(r.get("invocation") == config.stash.get(INVOCATION) for r in records)
+    played = played or any(r.get("invocation") == config.stash.get(INVOCATION, None) for r in records)
     if played:
         point_latest(settings.results, session_dir)
     out = outcome(records, failed, gate, read_plan(session_dir), unstarted_reason(session), lines.damaged)
