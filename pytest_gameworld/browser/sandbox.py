@@ -41,6 +41,7 @@ READY_MAX_WALL_S = 20.0
 FONTS_MAX_WALL_S = 10.0
 # gameAPI.reset's answers that leave the page as it was: the harness then reloads it (upstream's last fallback).
 RESET_METHODS = ("inplace", "soft_restart", "reload")
+ASSET_TYPES = frozenset({"stylesheet", "image", "media", "font", "script", "texttrack", "manifest"})
 
 class _Reloaded(Exception):
     """The page navigated away (a reload) while a gameAPI call was pending."""
@@ -139,6 +140,9 @@ class GameSession:
     context: Any
     cdp: Any
     blocked: list[str] = field(default_factory=list)
+    # Blocked requests for files a page displays (fonts, images, styles, scripts, media): internet assets that
+    # --gw-assets can supply. Anything else blocked (fetch, XHR, sockets) is an attempt to reach outside.
+    wanted_assets: set[str] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
     game_time_ms: int = 0
     resets: list[str] = field(default_factory=list)  # how each reset happened: inplace, soft_restart, reload
@@ -214,6 +218,8 @@ class GameSession:
             await route.continue_()
         else:
             self.blocked.append(url)
+            if route.request.resource_type in ASSET_TYPES:
+                self.wanted_assets.add(url)
             await route.abort("blockedbyclient")
 
     def check(self, network: bool = True) -> None:
@@ -221,8 +227,8 @@ class GameSession:
         if self.errors:
             raise HarnessError(f"{self.game.id}: {self.errors[0]}")
         if network and self.blocked:
-            web = sorted({u for u in self.blocked if urlsplit(u).scheme in ("http", "https")})  # not request order
-            if len(web) == len(set(self.blocked)):  # only plain requests: files the page wants from the internet
+            if set(self.blocked) <= self.wanted_assets:  # only files the page wants from the internet
+                web = sorted(self.wanted_assets)  # not request order
                 where = f"not in {self.assets.source}" if hasattr(self.assets, "source") else "not supplied"
                 raise HarnessError(f"{self.game.id} needs {len(web)} internet asset(s) {where}: "
                                    f"{', '.join(web[:20])}{' …' if len(web) > 20 else ''}; {HOW_TO_SUPPLY}")

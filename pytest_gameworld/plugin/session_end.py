@@ -44,10 +44,10 @@ class Leftovers:
 def unstarted_reason(session: pytest.Session) -> str:
     """Why planned runs of this invocation were never started: an interrupt, a stop (-x, a browser server
     gone), or nothing known."""
-    if session.exitstatus == pytest.ExitCode.INTERRUPTED:
-        return "the session was interrupted"
     stop = session.shouldstop or session.shouldfail
-    return f"the session stopped: {stop}" if isinstance(stop, str) and stop else NEVER_STARTED
+    if isinstance(stop, str) and stop:  # a stop the harness asked for names its cause (it also ends as INTERRUPTED)
+        return f"the session stopped: {stop}"
+    return "the session was interrupted" if session.exitstatus == pytest.ExitCode.INTERRUPTED else NEVER_STARTED
 
 
 def judge(config: pytest.Config, gate: GateConfig, failed: list[str], others_failed: bool, played: bool,

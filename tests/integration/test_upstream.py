@@ -137,7 +137,9 @@ def test_validate_reports_every_declared_game_and_what_did_not_map(tmp_path):
     lines = r.stdout.splitlines()
     models = len(load_catalog(FIXTURE).models)
     assert lines[-1] == f"upstream catalog {FIXTURE}: 4 games, 8 tasks, {models} models, 1 problem(s)", r.stdout
-    assert r.returncode == 1 and r.stderr.splitlines() == [
+    progress = [ln for ln in r.stderr.splitlines() if ln.startswith("validate [")]
+    assert len(progress) == 4 and "95_web-sprites: 1 task(s), 1 problem(s)" in progress[-1], r.stderr
+    assert r.returncode == 1 and [ln for ln in r.stderr.splitlines() if ln not in progress] == [
         "95_web-sprites needs 2 internet asset(s) not supplied: http://fonts.gw-fixture.test/css?family=Fixture+Hand, "
         "http://img.gw-fixture.test/sprites.png; supply them offline with --gw-assets PATH (a folder written by "
         "`gameworld assets record` on a machine with internet, or a HAR file)"]
