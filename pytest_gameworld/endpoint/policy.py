@@ -85,7 +85,8 @@ def random_computer_action(inp: PolicyInput, rng: random.Random) -> ComputerActi
     width, height = inp.display
     if rng.choice(kinds) == "click":
         return ComputerAction(kind="click", x=rng.randrange(width), y=rng.randrange(height))
-    return ComputerAction(kind="key", keys=[rng.choice(RANDOM_KEYS)])
+    keys = inp.computer.keys if inp.computer is not None and inp.computer.keys else RANDOM_KEYS
+    return ComputerAction(kind="key", keys=[rng.choice(keys)])
 
 
 class NoopPolicy:
