@@ -25,7 +25,7 @@ from ..records.run_record import read_results
 from ..report.outcome import Outcome, build_gate
 from ..records.sessions import (
     case_key, catalog_version, new_session_name, planned_runs, read_plan, resolve_session, reuse_problem,
-    scored_keys, write_plan,
+    scored_keys, write_named_models, write_plan,
 )
 from .options import Settings, add_options, given_options
 from .redaction import install_log_redaction, redact_report
@@ -329,6 +329,7 @@ class _Planner:
             _check_selection(config, self.gate, [c for c in map(_case_of, items) if c is not None])
         if not self.inert:
             write_plan(config.stash[SESSION_DIR], plan)
+            write_named_models(config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())
 
 
 def _case_of(item: pytest.Item) -> Any:
