@@ -12,7 +12,7 @@ import pytest
 
 from . import benchmark, hold_back, session_end, session_facts, signals, startup_checks
 from ..report import live_progress
-from ..catalog.run_cases import INTERFACES, build_cases, game_mark, split_model_refs
+from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
 from ..catalog.loader import load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
@@ -95,7 +95,8 @@ def pytest_configure(config: pytest.Config) -> None:
     except (CatalogError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     for game in catalog.games.values():
-        config.addinivalue_line("markers", f"{game_mark(game)}: GameWorld game {game.id}")
+        for mark in game_marks(game):
+            config.addinivalue_line("markers", f"{mark}: GameWorld game {game.id}")
     cases = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
     if worker is None and not inert:
         for problem in (startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
