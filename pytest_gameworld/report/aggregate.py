@@ -104,7 +104,9 @@ def summarize(view: RunView) -> dict[str, ModelSummary]:
 def table_cells(summaries: dict[str, ModelSummary]) -> list[list[str]]:
     """The paper's Table 6 layout as cells: SR/PG per genre and overall, one row per model."""
     genres = [g for g in GENRES if any(g in s.genres for s in summaries.values())]
-    head = ["model"] + [g.capitalize() for g in genres] + ["Overall", "IAR (NTC/OOS)", "runs", "sec/step", "tok/step", "$/run", "$ total"]
+    # Each genre and Overall cell is "SR/PG" (success rate / progress, %), and its header says so.
+    head = (["model"] + [f"{g.capitalize()} SR/PG" for g in genres]
+            + ["Overall SR/PG", "IAR % (NTC/OOS)", "runs", "sec/step", "tok/step", "$/run", "$ total"])
     rows = [head]
     for name in sorted(summaries):
         s = summaries[name]
