@@ -98,6 +98,9 @@ def pytest_configure(config: pytest.Config) -> None:
         for mark in game_marks(game):
             config.addinivalue_line("markers", f"{mark}: GameWorld game {game.id}")
     cases = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
+    marker_problem = startup_checks.game_marker_problem(config.option.markexpr, catalog.games.values())
+    if marker_problem and worker is None:  # --collect-only too: selecting nothing is what it would show
+        raise pytest.UsageError(marker_problem)
     if worker is None and not inert:
         for problem in (startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
                         startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases))):
