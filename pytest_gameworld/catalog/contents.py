@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .model_names import is_model_name, spec_from_name
 from .specs import CatalogError, GameSpec, ModelSpec, TaskSpec
 from .yaml_files import describe_validation_error, load_model_file
 
@@ -53,13 +55,14 @@ class Catalog:
         ref = ref.strip()
         if ref.endswith((".yaml", ".yml")):
             spec = load_model_file(Path(ref))
+        elif is_model_name(ref):
+            spec = spec_from_name(ref)
         else:
             base, _, arg = ref.partition(":")
             base, at, skill = base.partition("@")
             canonical = self.model_names.get(base.lower())
             if canonical is None:
-                known = ", ".join(sorted(self.models))
-                raise CatalogError(f"unknown model {ref!r}; known: {known}; or pass a path to a model YAML")
+                raise CatalogError(self._unknown_model(ref))
             spec = self.models[canonical]
             if at:
                 spec = _skill_rung(spec, skill)
@@ -74,6 +77,14 @@ class Catalog:
             except ValidationError as err:
                 raise CatalogError(describe_validation_error(Path(f"--gw-model-opt for {spec.name}"), err, ModelSpec)) from None
         return spec
+
+    def _unknown_model(self, ref: str) -> str:
+        """One line for a name no spec has: the closest catalog name, and the other ways to name a model."""
+        close = difflib.get_close_matches(ref.lower(), list(self.model_names), n=1, cutoff=0.6)
+        hint = f"did you mean {self.model_names[close[0]]!r}? " if close else ""
+        return (f"unknown model {ref!r}; {hint}`gameworld list models` lists the catalog's; "
+                "or name one as PROVIDER/MODEL (openai/gpt-4.1, anthropic/…, google/…, vllm/…, "
+                "openai-compatible/…; add :cua for computer use), or pass a path to a model YAML")
 
     def task_game(self, task: TaskSpec) -> GameSpec:
         return self.games[task.game]
@@ -95,5 +106,7 @@ def _skill_rung(spec: ModelSpec, skill: str) -> ModelSpec:
 def _set_dotted(data: dict[str, Any], key: str, value: Any) -> None:
     parts = key.split(".")
     for p in parts[:-1]:
-        data = data.setdefault(p, {})
+        if not isinstance(data.get(p), dict):  # absent, or None (an unknown price being set)
+            data[p] = {}
+        data = data[p]
     data[parts[-1]] = value

@@ -6,7 +6,7 @@ import difflib
 
 from .contents import Catalog
 from .keywords import compile_keywords
-from .run_cases import INTERFACES, game_mark
+from .run_cases import INTERFACES, game_marks
 from .specs import GENRES, GameSpec
 
 LEVELS = range(1, 6)
@@ -30,7 +30,7 @@ def filter_problem(genre: str | None, level: int | None, interface: str | None) 
 
 def _game_names(g: GameSpec) -> list[str]:
     """What `pytest -k` sees of a game's items: its id, genre and marks."""
-    return [g.id, g.genre, f"L{g.level}", game_mark(g)]
+    return [g.id, g.genre, f"L{g.level}", *game_marks(g)]
 
 
 def catalog_rows(catalog: Catalog, what: str, keywords: str = "", genre: str | None = None,

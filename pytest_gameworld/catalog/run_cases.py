@@ -49,12 +49,19 @@ class Case:
     @property
     def marks(self) -> list[str]:
         origin = [self.game.origin] if self.game.origin else []
-        return [*origin, self.game.genre, f"L{self.game.level}", game_mark(self.game), self.model.interface]
+        return [*origin, self.game.genre, f"L{self.game.level}", *game_marks(self.game), self.model.interface]
 
 
 def game_mark(game: GameSpec) -> str:
     """A marker name for a game: game_<slug> with dashes as underscores."""
     return "game_" + re.sub(r"[^0-9a-zA-Z_]", "_", game.slug)
+
+
+def game_marks(game: GameSpec) -> list[str]:
+    """Every marker of a game: game_<slug> (game_wordle) and game_<id> (game_32_wordle), so -m takes the
+    game as the gate scopes and `gameworld list` name it (32-wordle) as well as by its slug."""
+    by_id = "game_" + re.sub(r"[^0-9a-zA-Z_]", "_", game.id)
+    return [game_mark(game)] + ([by_id] if by_id != game_mark(game) else [])
 
 
 def build_cases(tasks: list[TaskSpec], games: dict[str, GameSpec], models: list[ModelSpec], repeats: int) -> list[Case]:

@@ -218,7 +218,7 @@ class ModelSpec(_Strict):
     max_retries: int = 3
     # Wall-clock limit on one step of the agent, every attempt, retry and Retry-After wait included.
     step_timeout_s: float = Field(120.0, gt=0, le=3600)
-    price_per_mtok: Pricing = Pricing()
+    price_per_mtok: Pricing | None = Pricing()  # None: unknown (a model named PROVIDER/MODEL); cost shows n/a
     extra: dict[str, Any] = {}
     path: Path | None = Field(default=None, exclude=True)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
-from . import anthropic_messages, gemini_generate, openai_chat, openai_common, openai_responses
+from . import anthropic_messages, gemini_generate, openai_chat, openai_common, openai_responses, text_replies
 from .core import Decision, Fault, PolicyInput, Reply, Usage
 from .policy import Policy
 from .usage import analyse, estimate
@@ -106,13 +106,21 @@ class App:
             return Outcome(self._error(Fault(400, message="streaming is not supported by the gameworld "
                                                           "endpoint; send stream=false")))
         inp = parse(body)
-        stats, _ = analyse(body)
+        stats, stripped = analyse(body)
         inp.image_count, inp.image_size, inp.request_chars = stats.images, stats.last_image_size, stats.chars
+        offer = None
+        if not inp.tools and inp.computer is None:
+            # No tools declared: a text-format model (Qwen, UI-TARS) reads its offer from the prompt.
+            offer = text_replies.read_offer("\n".join(text_replies.texts(stripped)), inp.display)
+            if offer is not None:
+                inp.tools, inp.computer = offer.tools, offer.computer
         inp.thread = _thread_key(inp)
         decision: Decision = self.policy.decide(inp)
         if decision.fault is not None:
             return Outcome(self._error(decision.fault), delay_s=decision.delay_s)
         reply = decision.reply or Reply(text="")
+        if offer is not None:
+            reply = text_replies.render(reply, offer)
         usage = reply.usage or estimate(self.protocol, stats, reply)
         headers = self._request_headers()
         return Outcome(WireResponse(200, render(reply, inp, usage, body), headers), decision.delay_s, usage)

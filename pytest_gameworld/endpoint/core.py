@@ -39,6 +39,8 @@ class ComputerSpec:
     name: str = "computer"
     disabled: frozenset[str] = frozenset()
     declared_size: bool = True
+    keys: tuple[str, ...] = ()
+    """Keys the request names (a text format's examples); the random policy presses these when given."""
 
 
 @dataclass

@@ -69,7 +69,25 @@ class RandomPolicy:
             reason = f"Random policy (seed {self.seed}, turn {turn}): computer {action.kind}."
             return Decision(reply=Reply(reasoning=reason, calls=[action]))
         reason = f"Random policy (seed {self.seed}, turn {turn}): calling {choice.name}."
+        if is_computer_function(choice.schema):
+            # A computer-use function (an `action` verb with x/y or a key): a click or key press, as on a
+            # native computer tool, rather than random strings in every field.
+            act = random_computer_action(inp, rng)
+            args = ({"action": "click", "x": act.x, "y": act.y} if act.kind == "click"
+                    else {"action": "press_key", "key": act.keys[0]} if act.kind == "key" else {"action": "wait"})
+            return Decision(reply=Reply(reasoning=reason, calls=[ToolCall(choice.name, args)]))
         return Decision(reply=Reply(reasoning=reason, calls=[ToolCall(choice.name, fill(choice.schema, rng))]))
+
+
+def is_computer_function(schema: dict[str, object]) -> bool:
+    """Whether a function's schema is a low-level computer action: an ``action`` enum with click and press_key,
+    and x, y and key arguments."""
+    props = schema.get("properties")
+    if not isinstance(props, dict) or not {"x", "y", "key"} <= props.keys():
+        return False
+    action = props.get("action")
+    verbs = action.get("enum") if isinstance(action, dict) else None
+    return isinstance(verbs, list) and {"click", "press_key"} <= set(verbs)
 
 
 def random_computer_action(inp: PolicyInput, rng: random.Random) -> ComputerAction:
@@ -85,7 +103,8 @@ def random_computer_action(inp: PolicyInput, rng: random.Random) -> ComputerActi
     width, height = inp.display
     if rng.choice(kinds) == "click":
         return ComputerAction(kind="click", x=rng.randrange(width), y=rng.randrange(height))
-    return ComputerAction(kind="key", keys=[rng.choice(RANDOM_KEYS)])
+    keys = inp.computer.keys if inp.computer is not None and inp.computer.keys else RANDOM_KEYS
+    return ComputerAction(kind="key", keys=[rng.choice(keys)])
 
 
 class NoopPolicy:

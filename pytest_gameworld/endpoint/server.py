@@ -208,6 +208,16 @@ def _loopback(host: str) -> bool:
         return False
 
 
+_BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL", "gemini": "GOOGLE_GEMINI_BASE_URL"}
+
+
+def pointing_hint(protocol: str, base_url: str) -> str:
+    """The start-up line's second half: how a model spec is pointed at this server."""
+    return (f"point a model spec at it: --gw-model-opt endpoint.base_url={base_url} "
+            f"--gw-model-opt endpoint.api_key_required=false (or {_BASE_URL_ENV[protocol]}={base_url}, "
+            "or the spec's own base_url_env, e.g. VLLM_BASE_URL)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``gameworld serve`` / ``python -m pytest_gameworld.endpoint`` options."""
     parser = argparse.ArgumentParser(
@@ -217,7 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--protocol", choices=PROTOCOLS, default="openai",
                         help="wire protocol (openai serves chat completions and responses)")
     parser.add_argument("--policy", default="random",
-                        help="random | noop | scripted:<file.json|file.yaml> (default: random)")
+                        help="random | noop | scripted:<file.json|file.yaml> (default: random); a request "
+                             "without tools (Qwen, UI-TARS text formats) is answered in the format its prompt names")
     parser.add_argument("--port", type=int, default=0, help="TCP port; 0 picks a free one (default)")
     parser.add_argument("--host", default="127.0.0.1", help="loopback address to bind (default 127.0.0.1)")
     parser.add_argument("--seed", type=int, default=0, help="seed for the random policy and schema filling")
@@ -258,6 +269,7 @@ def serve_main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     print(f"serving {args.protocol} on {server.base_url}", flush=True)
+    print(pointing_hint(args.protocol, server.base_url), flush=True)
     try:
         server.serve_forever(poll_interval=0.05)
     finally:

@@ -12,7 +12,7 @@ import pytest
 
 from . import benchmark, hold_back, session_end, session_facts, signals, startup_checks
 from ..report import live_progress
-from ..catalog.run_cases import INTERFACES, build_cases, game_mark, split_model_refs
+from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
 from ..catalog.loader import load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
@@ -25,7 +25,7 @@ from ..records.run_record import read_results
 from ..report.outcome import Outcome, build_gate
 from ..records.sessions import (
     case_key, catalog_version, new_session_name, planned_runs, read_plan, resolve_session, reuse_problem,
-    scored_keys, write_plan,
+    scored_keys, write_named_models, write_plan,
 )
 from .options import Settings, add_options, given_options
 from .redaction import install_log_redaction, redact_report
@@ -95,8 +95,12 @@ def pytest_configure(config: pytest.Config) -> None:
     except (CatalogError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     for game in catalog.games.values():
-        config.addinivalue_line("markers", f"{game_mark(game)}: GameWorld game {game.id}")
+        for mark in game_marks(game):
+            config.addinivalue_line("markers", f"{mark}: GameWorld game {game.id}")
     cases = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
+    marker_problem = startup_checks.game_marker_problem(config.option.markexpr, catalog.games.values())
+    if marker_problem and worker is None:  # --collect-only too: selecting nothing is what it would show
+        raise pytest.UsageError(marker_problem)
     if worker is None and not inert:
         for problem in (startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
                         startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases))):
@@ -329,6 +333,7 @@ class _Planner:
             _check_selection(config, self.gate, [c for c in map(_case_of, items) if c is not None])
         if not self.inert:
             write_plan(config.stash[SESSION_DIR], plan)
+            write_named_models(config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())
 
 
 def _case_of(item: pytest.Item) -> Any:

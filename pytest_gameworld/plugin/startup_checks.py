@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 from pathlib import Path
 from typing import Any, Iterable
 
 from ..browser.sandbox import BrowserNotFound, find_browser
-from ..catalog.run_cases import Case
+from ..catalog.run_cases import Case, game_marks
+from ..catalog.specs import GameSpec
 from ..records.baselines import BaselinesError, load as load_baselines
 from ..report.gate import GateConfig, scope_problem
 from .options import Settings
@@ -50,4 +53,15 @@ def gate_scope_problem(gate: GateConfig, runs: list[dict[str, Any]]) -> str | No
         problem = scope_problem(expr, runs)
         if problem:
             return problem
+    return None
+
+
+def game_marker_problem(markexpr: str, games: Iterable[GameSpec]) -> str | None:
+    """A ``game_…`` name in ``-m`` that marks no game (it would silently select nothing), with the closest one."""
+    known = sorted({m for g in games for m in game_marks(g)})
+    for name in re.findall(r"\bgame_\w+", markexpr or ""):
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else " (`gameworld list games` shows each game's markers)"
+            return f"-m {markexpr!r}: {name!r} marks no game of this catalog{hint}"
     return None

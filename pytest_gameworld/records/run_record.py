@@ -33,6 +33,8 @@ PROPERTY_KEYS = (
 def cost_usd(model: ModelSpec, usage: "Usage") -> float:
     """Price of a usage at the spec's per-million-token prices (cached input billed as cached)."""
     p = model.price_per_mtok
+    if p is None:  # unknown price: the record says priced=False and tables show n/a
+        return 0.0
     fresh = max(0, usage.input_tokens - usage.cached_tokens)
     return round((fresh * p.input + usage.cached_tokens * p.cached + usage.output_tokens * p.output) / 1e6, 6)
 
@@ -95,6 +97,7 @@ class RunRecord:
     tokens_out: Count = 0
     tokens_cached: Count = 0
     cost_usd: Amount = 0.0
+    priced: bool = True  # False: the model's price is unknown, so cost_usd is no cost (tables show n/a)
     stop_reason: str | None = None
     error: str | None = None
     finished_at: str | None = None
@@ -115,7 +118,8 @@ class RunRecord:
         return cls(item=item, task=task.id, game=game.id, genre=game.genre, level=game.level, model=model.name,
                    interface=model.interface, protocol=protocol, role=role, seed=seed, repeat=repeat,
                    started_at=now, max_steps=max_steps, catalog_version=catalog_version, session=session,
-                   trajectory=trajectory, score_start=task.start, score_target=task.target, versions=versions())
+                   trajectory=trajectory, score_start=task.start, score_target=task.target, versions=versions(),
+                   priced=model.price_per_mtok is not None)
 
     def _measure(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str,
                  per_role: dict[str, "Tally"] | None) -> None:

@@ -10,7 +10,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .baselines import FILE_NAME as BASELINES_FILE
+import yaml
+
 from ..catalog.run_cases import Case
+from ..catalog.specs import ModelSpec
+from .redact import redact
 from .jsonl import Lines
 from .run_record import OK, RunKey, read_results, run_key
 
@@ -106,6 +110,25 @@ def write_plan(session_dir: Path, plan: dict[str, Any]) -> None:
     tmp = session_dir / f".{PLAN}.{os.getpid()}"
     tmp.write_text(json.dumps(plan, indent=1) + "\n")
     os.replace(tmp, path)
+
+
+MODELS_DIR = "models"
+
+
+def write_named_models(session_dir: Path, specs: Iterable[ModelSpec]) -> list[Path]:
+    """Each spec made from a PROVIDER/MODEL name, as YAML in ``models/``: ``--gw-model models/<name>.yaml`` plays
+    the same model again, whatever the name's defaults become. Secrets in a base URL are masked."""
+    written = []
+    for spec in specs:
+        if "from_name" not in spec.extra:
+            continue
+        path = session_dir / MODELS_DIR / f"{spec.name}.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        header = f"# made from --gw-model {spec.extra['from_name']} (with any --gw-model-opt) for this session\n"
+        text = yaml.safe_dump(spec.model_dump(mode="json", exclude_defaults=False), sort_keys=False)
+        path.write_text(header + redact(text))
+        written.append(path)
+    return written
 
 
 def read_plan(session_dir: Path) -> dict[str, Any] | None:

@@ -48,6 +48,7 @@ class ModelSummary:
     tokens_in: int = 0
     tokens_out: int = 0
     cost: float = 0.0
+    priced: bool = True  # every run's model had a known price; else cost shows n/a
     missing: list[str] = field(default_factory=list)
 
     @property
@@ -96,13 +97,16 @@ def summarize(view: RunView) -> dict[str, ModelSummary]:
         s.tokens_in += int(rec.get("tokens_in", 0))
         s.tokens_out += int(rec.get("tokens_out", 0))
         s.cost += float(rec.get("cost_usd", 0.0))
+        s.priced = s.priced and bool(rec.get("priced", True))
     return out
 
 
 def table_cells(summaries: dict[str, ModelSummary]) -> list[list[str]]:
     """The paper's Table 6 layout as cells: SR/PG per genre and overall, one row per model."""
     genres = [g for g in GENRES if any(g in s.genres for s in summaries.values())]
-    head = ["model"] + [g.capitalize() for g in genres] + ["Overall", "IAR (NTC/OOS)", "runs", "sec/step", "tok/step", "$/run", "$ total"]
+    # Each genre and Overall cell is "SR/PG" (success rate / progress, %), and its header says so.
+    head = (["model"] + [f"{g.capitalize()} SR/PG" for g in genres]
+            + ["Overall SR/PG", "IAR % (NTC/OOS)", "runs", "sec/step", "tok/step", "$/run", "$ total"])
     rows = [head]
     for name in sorted(summaries):
         s = summaries[name]
@@ -113,7 +117,7 @@ def table_cells(summaries: dict[str, ModelSummary]) -> list[list[str]]:
                      f"{s.overall.sr:.1f}/{s.overall.pg:.1f}", f"{iar:.1f} ({n:.1f}/{o:.1f})",
                      f"{s.overall.runs}" + (f" +{len(s.missing)} missing" if s.missing else ""),
                      f"{s.sec / per_step:.3f}", f"{(s.tokens_in + s.tokens_out) / per_step:.0f}",
-                     f"{s.cost / max(1, s.overall.runs):.4f}", f"{s.cost:.4f}"])
+                     *((f"{s.cost / max(1, s.overall.runs):.4f}", f"{s.cost:.4f}") if s.priced else ("n/a", "n/a"))])
     return rows
 
 

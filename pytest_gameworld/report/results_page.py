@@ -143,11 +143,12 @@ def _models(data: PageData) -> str:
                      else '<span class="dim">–</span>' if norm is None else f"{norm:.1f}")
         elo_cell = f"{data.elo[name]:.0f}" if name in data.elo else '<span class="dim">–</span>'
         missing = f' <span class="bad">+{len(s.missing)} missing</span>' if s.missing else ""
+        cost = f"{s.cost:.4f}" if s.priced else '<span class="dim" title="the model\'s price is unknown">n/a</span>'
         rows.append(
             f"<tr><td>{_model_label(s)}</td><td>{s.overall.runs}{missing}</td><td>{_spread(sp.get('sr'))}</td>"
             f"<td>{_spread(sp.get('pg'))}</td><td>{norm_cell}</td><td>{elo_cell}</td>"
             f"<td>{iar:.1f} <span class=\"dim\">({ntc:.1f} / {oos:.1f})</span></td>"
-            f"<td>{s.sec / per_step:.3f}</td><td>{s.tokens_in:,} / {s.tokens_out:,}</td><td>{s.cost:.4f}</td></tr>")
+            f"<td>{s.sec / per_step:.3f}</td><td>{s.tokens_in:,} / {s.tokens_out:,}</td><td>{cost}</td></tr>")
     return ('<table><thead><tr><th>Model</th><th>runs</th><th>SR % over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
             '<th>PG % over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
             '<th>Normalized %<br><span class="dim">0 random, 100 oracle</span></th><th>Elo</th>'

@@ -23,7 +23,7 @@ def summary_json(s: ModelSummary) -> dict[str, Any]:
         "levels": {f"L{n}": {"runs": c.runs, "sr": round(c.sr, 2), "pg": round(c.pg, 2)}
                    for n, c in sorted(s.levels.items())},
         "iar": round(iar, 2), "iar_ntc": round(ntc, 2), "iar_oos": round(oos, 2),
-        "steps": s.steps, "tokens_in": s.tokens_in, "tokens_out": s.tokens_out, "cost_usd": round(s.cost, 6),
+        "steps": s.steps, "tokens_in": s.tokens_in, "tokens_out": s.tokens_out, "cost_usd": round(s.cost, 6) if s.priced else None,
     }
 
 
@@ -46,7 +46,7 @@ def csv_rows(session: str, summaries: dict[str, ModelSummary]) -> list[dict[str,
             out.append({"session": session, "model": name, "interface": s.interface, "scope": scope,
                         "runs": cell.runs, "sr": round(cell.sr, 2), "pg": round(cell.pg, 2),
                         "iar": round(s.iar[0], 2), "missing": len(s.missing) if scope == "overall" else "",
-                        "cost_usd": round(s.cost, 6) if scope == "overall" else ""})
+                        "cost_usd": round(s.cost, 6) if scope == "overall" and s.priced else ""})
     return out
 
 

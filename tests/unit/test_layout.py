@@ -13,7 +13,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "pytest_gameworld"
 SUBPACKAGES = ("plugin", "catalog", "browser", "play", "agents", "endpoint", "records", "report")
 # Parsing, legality, evaluation, aggregation and the gate: unit-testable without a browser or pytest.
 PURE = (
-    "catalog.specs", "catalog.run_cases", "catalog.listing", "catalog.keywords",
+    "catalog.specs", "catalog.run_cases", "catalog.listing", "catalog.keywords", "catalog.model_names",
+    "endpoint.text_replies",
     "play.actions", "play.evaluator", "play.semantic", "play.output_limits", "play.prompts", "play.tally",
     "play.prompt_sections", "play.upstream_prompts", "catalog.upstream_prompt_source", "catalog.upstream_models",
     "agents.providers.textformats", "agents.providers.coords", "agents.providers.keys",

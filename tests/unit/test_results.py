@@ -49,6 +49,6 @@ def test_models_are_separate_and_repeats_give_a_spread():
 
 def test_table_has_genre_columns_and_a_row_per_model():
     lines = format_table(aggregate([rec(model="a", success=True, progress=1.0), rec(model="b", genre="runner")]))
-    assert lines[0].split()[:4] == ["model", "Puzzle", "Runner", "Overall"]
+    assert lines[0].split()[:7] == ["model", "Puzzle", "SR/PG", "Runner", "SR/PG", "Overall", "SR/PG"]
     assert lines[2].startswith("a (generalist)") and "100.0/100.0" in lines[2]
     assert lines[3].startswith("b (generalist)")
