@@ -36,8 +36,9 @@
   // ground, so every jump's apex (282 px) passes through it: a jump taken from
   // 0.67 s before it arrives until it has passed is deadly. (At games.md's
   // 120 px most jumps cleared it from above, so jumping anyhow was safe.)
-  // High birds come alone or in pairs, and the run always opens with a high
-  // pair: our score runs about four times as fast as the original's, so the
+  // High birds come alone or in pairs, and the run always opens with three
+  // high birds (1.6 s in, so the start's own jump cannot float past them):
+  // our score runs about four times as fast as the original's, so the
   // first 100 points hold one obstacle, and a cactus there is cleared by
   // pressing jump at random (random play reached 100 in every run).
   const SMALL_W = 34, SMALL_H = 70;
@@ -50,8 +51,8 @@
 
   const GAP_MIN_S = 1.1;          // gap >= speed * (1.1 s + seeded 0-0.8 s)
   const GAP_RAND_S = 0.8;
-  // The first obstacle reaches the dino about 1.5 s after the start.
-  const FIRST_OBSTACLE_X = DINO_X + DINO_W + 1.5 * SPEED0;
+  // The first obstacle reaches the dino 1.6 s after the start.
+  const FIRST_OBSTACLE_X = DINO_X + DINO_W + 1.6 * SPEED0;
   const OBSTACLES_IN_STATE = 4;
   const SCORE_FOR_FULL_PROGRESS = 800;  // hardest task target; progress is diagnostic
 
@@ -134,7 +135,7 @@
       if (opening || (meetScore >= BIRDS_FROM_SCORE && rngNext(rng) < BIRD_CHANCE)) {
         const high = opening || rngNext(rng) < 0.5;
         const bottom = high ? BIRD_HIGH_BOTTOM : BIRD_LOW_BOTTOM;
-        const n = opening ? 2 : high ? rngInt(rng, 1, 2) : 1;
+        const n = opening ? 3 : high ? rngInt(rng, 1, 2) : 1;
         ob = { type: high ? "bird_high" : "bird_low", x: x, y: bottom - BIRD_H, w: BIRD_W * n, h: BIRD_H, n: n };
       } else if (rngNext(rng) < 0.6) {
         const n = rngInt(rng, 1, 3);
