@@ -32,19 +32,27 @@
   const PX_PER_POINT = 20;
 
   // Obstacle shapes. Birds fly at two heights: `bird_low` must be jumped,
-  // `bird_high` (bottom 120 px above the ground) must be run under.
+  // `bird_high` must be run under. A high bird's bottom is 250 px above the
+  // ground, so every jump's apex (282 px) passes through it: a jump taken from
+  // 0.67 s before it arrives until it has passed is deadly. (At games.md's
+  // 120 px most jumps cleared it from above, so jumping anyhow was safe.)
+  // High birds come alone or in pairs, and the run always opens with three
+  // high birds (1.6 s in, so the start's own jump cannot float past them):
+  // our score runs about four times as fast as the original's, so the
+  // first 100 points hold one obstacle, and a cactus there is cleared by
+  // pressing jump at random (random play reached 100 in every run).
   const SMALL_W = 34, SMALL_H = 70;
   const LARGE_W = 50, LARGE_H = 100;
   const BIRD_W = 80, BIRD_H = 50;
   const BIRD_LOW_BOTTOM = GROUND_Y - 12;
-  const BIRD_HIGH_BOTTOM = GROUND_Y - 120;
+  const BIRD_HIGH_BOTTOM = GROUND_Y - 250;
   const BIRDS_FROM_SCORE = 150;
   const BIRD_CHANCE = 0.3;
 
   const GAP_MIN_S = 1.1;          // gap >= speed * (1.1 s + seeded 0-0.8 s)
   const GAP_RAND_S = 0.8;
-  // The first obstacle reaches the dino about 1.5 s after the start.
-  const FIRST_OBSTACLE_X = DINO_X + DINO_W + 1.5 * SPEED0;
+  // The first obstacle reaches the dino 1.6 s after the start.
+  const FIRST_OBSTACLE_X = DINO_X + DINO_W + 1.6 * SPEED0;
   const OBSTACLES_IN_STATE = 4;
   const SCORE_FOR_FULL_PROGRESS = 800;  // hardest task target; progress is diagnostic
 
@@ -118,15 +126,17 @@
 
   // Generates obstacles by index until the course covers the next screen.
   Core.prototype.ensureObstacles = function () {
-    while (this.nextX < this.distance + W * 2) {
+    while (this.nextX < this.distance + W * 3) {
       const rng = this.levelRng;
       const x = this.nextX;
       const meetScore = (x - DINO_X) / PX_PER_POINT;
       let ob;
-      if (meetScore >= BIRDS_FROM_SCORE && rngNext(rng) < BIRD_CHANCE) {
-        const high = rngNext(rng) < 0.5;
+      const opening = this.firstIdx + this.obstacles.length === 0;
+      if (opening || (meetScore >= BIRDS_FROM_SCORE && rngNext(rng) < BIRD_CHANCE)) {
+        const high = opening || rngNext(rng) < 0.5;
         const bottom = high ? BIRD_HIGH_BOTTOM : BIRD_LOW_BOTTOM;
-        ob = { type: high ? "bird_high" : "bird_low", x: x, y: bottom - BIRD_H, w: BIRD_W, h: BIRD_H, n: 1 };
+        const n = opening ? 3 : high ? rngInt(rng, 1, 2) : 1;
+        ob = { type: high ? "bird_high" : "bird_low", x: x, y: bottom - BIRD_H, w: BIRD_W * n, h: BIRD_H, n: n };
       } else if (rngNext(rng) < 0.6) {
         const n = rngInt(rng, 1, 3);
         ob = { type: "cactus_small", x: x, y: GROUND_Y - SMALL_H, w: SMALL_W * n, h: SMALL_H, n: n };
@@ -522,7 +532,7 @@
       if (x + ob.w < 0) continue;
       if (ob.type === "bird_low" || ob.type === "bird_high") {
         const frame = Math.floor(c.totalTicks / 10) % 2;
-        ctx.drawImage(s.bird[frame], x, ob.y);
+        for (let k = 0; k < ob.n; k++) ctx.drawImage(s.bird[(frame + k) % 2], x + k * BIRD_W, ob.y);
         // a faint shadow on the ground shows where the bird flies
         ctx.fillStyle = "rgba(0,0,0,0.12)";
         ctx.fillRect(x + 12, GROUND_Y + 4, ob.w - 24, 5);

@@ -981,13 +981,11 @@
         { text: "Score " + c.score(), font: "bold 28px sans-serif" },
         { text: "Press Enter to run again", font: "20px sans-serif" },
       ]);
-    } else if (c.stumbles > 0 && c.playTicks - c.lastStumble < CAUGHT_TICKS && !c.inTurnWindow()) {
+    } else if (c.stumbles > 0 && c.playTicks - c.lastStumble < CAUGHT_TICKS) {
       textOutlined("Monkeys close behind! Do not trip again", W / 2, HUD_H + 30, "bold 24px sans-serif", "center");
-    } else if (c.inTurnWindow()) {
-      const seg = c.segment();
-      const label = seg.turns.length === 2 ? "TURN LEFT OR RIGHT" : seg.turns[0] < 0 ? "TURN LEFT" : "TURN RIGHT";
-      textOutlined(label, W / 2, HUD_H + 30, "bold 26px sans-serif", "center");
     }
+    // Junctions are shown only by the path's shape and the glowing arrows on it
+    // (games.md 28): a text such as "TURN RIGHT" would give the answer away.
   }
 
   function render() {
