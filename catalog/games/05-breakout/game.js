@@ -33,7 +33,11 @@
   const PADDLE_SPEED = 500;        // px/s while a key is held
   const BALL = 14;                 // square side
   const HALF = BALL / 2;
-  const SERVE_TICKS = 36;          // 0.6 s on the paddle before the automatic launch
+  const SERVE_TICKS = 36;          // 0.6 s at the serve point before the automatic launch
+  // As in the arcade original, a serve comes down towards the player from
+  // under the bricks: the paddle must return it before any brick breaks.
+  const SERVE_Y = 430;
+  const SERVE_MARGIN = 120;        // serve x is drawn in the field minus this on each side
   const SUBSTEPS = 4;              // collision substeps per tick (no tunnelling)
   const MAX_SPEED = 800;
   const SPEEDUP = 1.06;            // per SPEEDUP_EVERY bricks broken
@@ -129,8 +133,9 @@
     c.ballsLost = 0;
     c.paddleHits = 0;
     c.paddleSolid = true;           // the oracle's look-ahead clears it to trace the ball alone
-    c.ball = { x: c.paddleX, y: PADDLE_Y - HALF, vx: 0, vy: 0, inPlay: false };
+    c.ball = { x: 0, y: SERVE_Y, vx: 0, vy: 0, inPlay: false };
     c.serveTicks = 0;
+    c.placeServe();
     return c;
   }
 
@@ -153,8 +158,6 @@
     this.paddleX = clamp(this.paddleX + dir * PADDLE_SPEED / TICK_HZ, FIELD_L + half, FIELD_R - half);
     const b = this.ball;
     if (!b.inPlay) {
-      b.x = this.paddleX;
-      b.y = PADDLE_Y - HALF;
       if (++this.serveTicks >= SERVE_TICKS) this.launch();
       return;
     }
@@ -163,6 +166,14 @@
     if (this.broken === this.bricks.length) this.finish("success", "cleared");
   };
 
+  // The next serve waits at a seeded x under the bricks (drawn there).
+  Core.prototype.placeServe = function () {
+    const b = this.ball;
+    b.x = FIELD_L + SERVE_MARGIN + (FIELD_R - FIELD_L - 2 * SERVE_MARGIN) * nextRandom(this.runtimeRng);
+    b.y = SERVE_Y;
+  };
+
+  // Downwards, 30-50 degrees from vertical, to a seeded side.
   Core.prototype.launch = function () {
     const deg = 30 + 20 * nextRandom(this.runtimeRng);
     const side = nextRandom(this.runtimeRng) < 0.5 ? -1 : 1;
@@ -170,7 +181,7 @@
     const sp = this.speed();
     const b = this.ball;
     b.vx = side * sp * Math.sin(a);
-    b.vy = -sp * Math.cos(a);
+    b.vy = sp * Math.cos(a);
     b.inPlay = true;
   };
 
@@ -181,8 +192,7 @@
     b.inPlay = false;
     b.vx = 0;
     b.vy = 0;
-    b.x = this.paddleX;
-    b.y = PADDLE_Y - HALF;
+    this.placeServe();
     this.serveTicks = 0;
     if (this.lives <= 0) this.finish("fail", "out_of_lives");
   };

@@ -2,8 +2,8 @@
 //
 // It acts only at step boundaries (0.2 s moves, 0.5 s waits), like a model.
 // The ball's path does not depend on the paddle until the next "decision
-// tick": the tick the ball crosses the paddle line, or the serve's launch
-// tick (the ball leaves from the paddle centre). Each step the oracle
+// tick": the tick the ball crosses the paddle line (a serve, too, comes
+// down from under the bricks on its own). Each step the oracle
 //   1. runs a clone of the live core (window.__gwCore) with the paddle made
 //      transparent to find that tick;
 //   2. lists every paddle x reachable at that tick by sequences of wait/move
@@ -76,7 +76,6 @@
     for (let t = 1; t <= LOOK_TICKS; t++) {
       const before = c.clone();
       if (!c.ball.inPlay) {
-        if (c.serveTicks + 1 >= G.SERVE_TICKS) return { base: before, ticks: t };
         c.tick(NO_INPUT);
         continue;
       }

@@ -25,24 +25,30 @@
   const CORE_Y = 300;
   const CORE_R = 70;
   const PIN_R = 210;               // centre of an attached ball from the core centre
-  const BALL_R = 11;
+  const BALL_R = 14;
   const QUEUE_Y = 620;             // the front ball of the queue
-  const QUEUE_GAP = 28;            // spacing of the queued balls shown
-  const QUEUE_R = 13;              // queued balls are drawn a little larger, to fit their numbers
+  const QUEUE_GAP = 30;            // spacing of the queued balls shown
+  const QUEUE_R = 14;              // queued balls, each showing its number
   const QUEUE_SHOWN = 4;
   const SHOT_SPEED = 3000;         // px/s straight up
   const LAND_Y = CORE_Y + PIN_R;   // the bottom of the pin circle (angle 90 deg)
-  const HIT_DEG = 6.5;             // chord 2*210*sin(3.25 deg) = 23.8 px: the balls touch
+  const HIT_DEG = 8;               // chord 2*210*sin(4 deg) = 29.3 px: the balls touch
 
   // Balls to shoot, pre-placed balls (evenly spread, seeded turn and jitter),
-  // spin in deg/s (0.2 s steps turn it 21, 26, 42, 22 deg: none divides 360),
-  // and the reversal period of level 4.
+  // spin in deg/s (spinBack: while turned back) and the reversal period of
+  // level 4. Every level turns less than a ball's width (HIT_DEG) in one
+  // 0.2 s step, so a ball fired right after another hits it and each shot
+  // has to wait for its gap: levels 1, 2 and 5 turn 3.4-3.8 deg a step (wait
+  // two steps after a ball), levels 3 and 4 6.8-7.4 deg (wait one). Level 4
+  // reverses every 2.5 s and turns back slower than it turns forward (2 deg a
+  // step), so it sweeps back over the balls it just took and drifts on round
+  // the circle. None of the step turns divides 360.
   const LEVELS = {
-    1: { shots: 8, placed: 0, jitter: 0, spin: 105, reverseTicks: 0 },
-    2: { shots: 10, placed: 2, jitter: 20, spin: 130, reverseTicks: 0 },
-    3: { shots: 20, placed: 4, jitter: 15, spin: 130, reverseTicks: 0 },
-    4: { shots: 12, placed: 4, jitter: 15, spin: 210, reverseTicks: 150 },
-    5: { shots: 8, placed: 12, jitter: 3, spin: 110, reverseTicks: 0 },
+    1: { shots: 8, placed: 0, jitter: 0, spin: 17, reverseTicks: 0 },
+    2: { shots: 10, placed: 2, jitter: 20, spin: 19, reverseTicks: 0 },
+    3: { shots: 20, placed: 4, jitter: 15, spin: 37, reverseTicks: 0 },
+    4: { shots: 12, placed: 4, jitter: 15, spin: 34, spinBack: 10, reverseTicks: 150 },
+    5: { shots: 8, placed: 12, jitter: 3, spin: 19, reverseTicks: 0 },
   };
   const LEVEL_COUNT = 5;
 
@@ -100,6 +106,7 @@
     c.runtimeRng = makeRng(hash32(GAME_ID, seed, level, "runtime"));
     c.angle = 360 * nextRandom(rng);          // core rotation, deg (screen: clockwise)
     c.direction = nextRandom(rng) < 0.5 ? -1 : 1;
+    c.reversed = false;                       // turning against the level's first direction
     const turn = 360 * nextRandom(rng);
     c.attached = [];                          // {a: core-frame angle, placed, n}
     for (let i = 0; i < cfg.placed; i++) {
@@ -119,8 +126,9 @@
     return c;
   }
 
+  // Spin now, deg/s: spinBack while turned against the level's first direction.
   Core.prototype.speed = function () {
-    return this.cfg.spin;
+    return this.reversed ? this.cfg.spinBack || this.cfg.spin : this.cfg.spin;
   };
 
   // Core-frame angle that is at the bottom of the circle (screen angle 90) now.
@@ -142,8 +150,11 @@
     if (this.status !== "playing") return;
     this.playTicks++;
     const cfg = this.cfg;
-    if (cfg.reverseTicks && this.playTicks % cfg.reverseTicks === 0) this.direction = -this.direction;
-    this.angle = norm360(this.angle + this.direction * cfg.spin / TICK_HZ);
+    if (cfg.reverseTicks && this.playTicks % cfg.reverseTicks === 0) {
+      this.direction = -this.direction;
+      this.reversed = !this.reversed;
+    }
+    this.angle = norm360(this.angle + this.direction * this.speed() / TICK_HZ);
     if (input.shoot && this.flightY === null && this.queue > 0) {
       this.queue--;
       this.shots++;
@@ -204,7 +215,7 @@
         balls_remaining: this.queue,
         core: {
           angle_deg: this.angle,
-          speed_deg_s: this.cfg.spin,
+          speed_deg_s: this.speed(),
           direction: this.direction,
           x: CORE_X,
           y: CORE_Y,

@@ -14,6 +14,8 @@
   const ROWS = 9;
   const MINES = 10;
   const SAFE_TOTAL = COLS * ROWS - MINES; // 71
+  const MAX_OPENING = 20; // cells one click may open at most (see placeMines)
+  const MAX_LAYOUTS = 400; // layouts drawn before the best so far is kept
   const CELL = 56;
   const BOARD_X = 388; // left edge of column a
   const BOARD_Y = 150; // top edge of row 1
@@ -136,28 +138,72 @@
   }
 
   // Mines go down at the first reveal, never on the clicked cell or its
-  // neighbours, so the first click always opens an area. The layout depends
-  // only on (seed, level, first cell): same first click => same board.
+  // neighbours, so the first click always opens an area. On a 9x9 board
+  // with 10 mines a uniform layout is mostly one opening of 50-60 cells, and
+  // a single lucky click would clear most of it, so layouts are drawn again
+  // (deterministic retry, games.md 1.5) until no opening holds more than
+  // MAX_OPENING cells; after MAX_LAYOUTS draws the one with the smallest
+  // largest opening is kept. The layout depends only on (seed, level, first
+  // cell): same first click => same board.
   function placeMines(s, first) {
     const banned = new Set([first, ...NEIGHBOURS[first]]);
     const pool = [];
     for (let i = 0; i < COLS * ROWS; i++) if (!banned.has(i)) pool.push(i);
+    let best = null;
+    for (let draw = 0; draw < MAX_LAYOUTS; draw++) {
+      const layout = drawLayout(s.genRng, pool);
+      const opening = largestOpening(layout.mines, layout.counts);
+      if (!best || opening < best.opening) best = { opening, mines: layout.mines, counts: layout.counts };
+      if (opening <= MAX_OPENING) break;
+    }
+    s.mines = best.mines;
+    s.counts = best.counts;
+    s.firstCell = first;
+  }
+
+  function drawLayout(rng, pool) {
     // Partial Fisher-Yates: the first MINES entries become mines.
     for (let k = 0; k < MINES; k++) {
-      const j = k + Math.floor(rngNext(s.genRng) * (pool.length - k));
+      const j = k + Math.floor(rngNext(rng) * (pool.length - k));
       const tmp = pool[k];
       pool[k] = pool[j];
       pool[j] = tmp;
     }
-    s.mines = new Uint8Array(COLS * ROWS);
-    for (let k = 0; k < MINES; k++) s.mines[pool[k]] = 1;
-    s.counts = new Uint8Array(COLS * ROWS);
+    const mines = new Uint8Array(COLS * ROWS);
+    for (let k = 0; k < MINES; k++) mines[pool[k]] = 1;
+    const counts = new Uint8Array(COLS * ROWS);
     for (let i = 0; i < COLS * ROWS; i++) {
       let n = 0;
-      for (const j of NEIGHBOURS[i]) n += s.mines[j];
-      s.counts[i] = n;
+      for (const j of NEIGHBOURS[i]) n += mines[j];
+      counts[i] = n;
     }
-    s.firstCell = first;
+    return { mines, counts };
+  }
+
+  // Cells one click on the largest connected area of zeros reveals (the
+  // zeros and the numbers around them).
+  function largestOpening(mines, counts) {
+    const seen = new Uint8Array(COLS * ROWS);
+    let largest = 0;
+    for (let start = 0; start < COLS * ROWS; start++) {
+      if (seen[start] || mines[start] || counts[start] !== 0) continue;
+      const opened = new Set([start]);
+      const stack = [start];
+      seen[start] = 1;
+      while (stack.length) {
+        const i = stack.pop();
+        for (const j of NEIGHBOURS[i]) {
+          if (mines[j]) continue;
+          opened.add(j);
+          if (counts[j] === 0 && !seen[j]) {
+            seen[j] = 1;
+            stack.push(j);
+          }
+        }
+      }
+      largest = Math.max(largest, opened.size);
+    }
+    return largest;
   }
 
   function reveal(s, cell) {

@@ -8,7 +8,7 @@
 //
 // World units: slabs are w x d units on the ground plane (x to the lower
 // right of the screen, z to the lower left) and 30 px tall. The slab that
-// slides moves 3 units per tick (180 units/s) and its offsets are whole
+// slides moves 10 units per tick (600 units/s) and its offsets are whole
 // units, so the state's numbers are exactly what is drawn.
 (function () {
   "use strict";
@@ -22,14 +22,17 @@
 
   const SLAB = 300; // starting width and depth (units)
   const SLAB_H = 30; // slab height (px)
-  const SPEED = 180; // units per second
-  const STEP = SPEED / 60; // 3 units per tick
+  const SPEED = 600; // units per second
+  const STEP = SPEED / 60; // 10 units per tick
   const MARGIN = 40; // the slide turns back at +-(width + MARGIN)
   const PERFECT = 15; // |offset| <= 15 snaps exactly onto the tower
   const REGROW_EVERY = 4; // this many perfects in a row ...
   const REGROW = 10; // ... regrow the slab by this much along the drop axis
-  const U_MIN = 0.42; // a new slab starts 180*u units before the tower
-  const U_MAX = 0.58;
+  // A new slab starts where it reaches the tower's centre START_TICKS later
+  // (two 0.2 s steps), give or take a seeded START_JITTER units: one step
+  // moves it 120 units, so only a drop on the right step lands well.
+  const START_TICKS = 24;
+  const START_JITTER = 4;
   const SCORE_FOR_FULL_PROGRESS = 30; // hardest task target; progress is diagnostic
 
   // Isometric projection: screen = (cx + (x - z) * KX, topY + (x + z) * KY - height).
@@ -102,12 +105,12 @@
 
   function Core() {}
 
-  // The start offset of slab n: -180*u units, u uniform in [0.42, 0.58],
-  // rounded to whole units. Drawn in slab order from the level stream.
+  // The start offset of slab n: -START_TICKS * STEP plus a whole number of
+  // units within +-START_JITTER. Drawn in slab order from the level stream.
   Core.prototype.startOffset = function (n) {
     while (this.starts.length < n) {
-      const u = U_MIN + (U_MAX - U_MIN) * nextRandom(this.levelRng);
-      this.starts.push(-Math.round(SPEED * u));
+      const jitter = Math.round((2 * nextRandom(this.levelRng) - 1) * START_JITTER);
+      this.starts.push(-START_TICKS * STEP + jitter);
     }
     return this.starts[n - 1];
   };
