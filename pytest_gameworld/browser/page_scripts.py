@@ -33,3 +33,9 @@ CALL_POLL = """() => {
   return {done: box.done, value: value, error: box.error};
 }"""
 STATUS = "() => { try { return String(window.gameAPI.getState().status); } catch (e) { return 'unreadable'; } }"
+
+
+def navigated(exc: Exception) -> bool:
+    """Whether a page call failed because the page navigated away (a reload) while it ran."""
+    text = str(exc)
+    return "Execution context was destroyed" in text or "navigation" in text.lower()

@@ -19,7 +19,7 @@ from .game_origin import GameFiles
 from .network_seal import CONTEXT_OPTIONS, SEAL_FLAGS, seal
 from .seal_proxy import SealProxy, proxy_option
 from .page_seed import page_seed_script
-from .page_scripts import CALL_POLL, CALL_START, READ_STATE, STATUS
+from .page_scripts import CALL_POLL, CALL_START, READ_STATE, STATUS, navigated
 from .remote_assets import HOW_TO_SUPPLY
 from ..catalog.upstream import append_url_suffix
 
@@ -43,6 +43,7 @@ FONTS_MAX_WALL_S = 10.0
 RESET_METHODS = ("inplace", "soft_restart", "reload")
 ASSET_TYPES = frozenset({"stylesheet", "image", "media", "font", "script", "texttrack", "manifest"})
 
+
 class _Reloaded(Exception):
     """The page navigated away (a reload) while a gameAPI call was pending."""
 
@@ -52,11 +53,6 @@ def is_ready(state: dict[str, Any]) -> bool:
     if "is_actionable" in state:
         return state["is_actionable"] is True
     return str(state.get("status", "")).lower() in READY_STATUSES
-
-
-def _navigated(exc: Exception) -> bool:
-    text = str(exc)
-    return "Execution context was destroyed" in text or "navigation" in text.lower()
 
 
 class HarnessError(RuntimeError):
@@ -140,8 +136,7 @@ class GameSession:
     context: Any
     cdp: Any
     blocked: list[str] = field(default_factory=list)
-    # Blocked requests for files a page displays (fonts, images, styles, scripts, media): internet assets that
-    # --gw-assets can supply. Anything else blocked (fetch, XHR, sockets) is an attempt to reach outside.
+    # Blocked files a page displays (ASSET_TYPES): --gw-assets can supply them; other blocked requests are leaks.
     wanted_assets: set[str] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
     game_time_ms: int = 0
@@ -157,14 +152,15 @@ class GameSession:
     @classmethod
     async def open(cls, browser: Any, files: GameFiles, game: GameSpec, seed: int,
                    url_suffix: str | None = None, limits: PageLimits | None = None,
-                   local_proxy: bool = True, assets: Any = None) -> "GameSession":
+                   local_proxy: bool = True, *, assets: Any = None) -> "GameSession":
         """A fresh page of the game; a task's URL suffix (levels, options) is appended as upstream does.
         local_proxy: the browser can reach this host's loopback (seal_proxy.reaches_harness); ``assets``
         answers the page's requests to internet hosts (none: they are refused and named)."""
         vp = game.viewport
         limits = limits or PageLimits()
         blocked: list[str] = []
-        proxy = await SealProxy(files, blocked).start() if local_proxy else None
+        recording = getattr(assets, "reaches_internet", False)  # the asset recorder: requests go out, no seal proxy
+        proxy = await SealProxy(files, blocked).start() if local_proxy and not recording else None
 
         def gone() -> HarnessError:
             return BrowserGone(f"{game.id}: could not open a browser context: no answer within "
@@ -172,7 +168,8 @@ class GameSession:
 
         try:
             context = await bounded(browser.new_context(viewport={"width": vp.width, "height": vp.height},
-                                                        device_scale_factor=1, proxy=proxy_option(proxy),
+                                                        device_scale_factor=1,
+                                                        **({} if recording else {"proxy": proxy_option(proxy)}),
                                                         **CONTEXT_OPTIONS), limits.timeout_s, gone)
         except Exception as exc:  # a browser that died (or whose server went away) since the last run
             if proxy is not None:
@@ -349,7 +346,7 @@ class GameSession:
         except HarnessError:
             raise
         except Exception as exc:
-            if _navigated(exc):
+            if navigated(exc):
                 raise _Reloaded() from None
             raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
         while True:
@@ -358,7 +355,7 @@ class GameSession:
             except HarnessError:
                 raise
             except Exception as exc:
-                if _navigated(exc):
+                if navigated(exc):
                     raise _Reloaded() from None
                 raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
             if box is None:  # a new document: the page reloaded itself
@@ -376,7 +373,7 @@ class GameSession:
             try:
                 await self.advance(READY_SLICE_MS)
             except HarnessError as exc:
-                if _navigated(exc):
+                if navigated(exc):
                     raise _Reloaded() from None
                 raise
             spent += READY_SLICE_MS

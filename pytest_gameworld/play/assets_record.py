@@ -21,6 +21,7 @@ RESPONSE_WAIT_S = 30.0
 class AssetRecorder:
     """Lets a page's requests to other hosts through (the browser fetches them) and keeps each response."""
 
+    reaches_internet = True  # GameSession.open: no seal proxy, the page's requests go out to be recorded
     recorded: list[Recorded] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     _pending: list[asyncio.Task[None]] = field(default_factory=list)

@@ -58,7 +58,7 @@ class BrowserHost:
         """A game page; a browser found dead on the way (crashed, or its server gone) is renewed once."""
         try:
             return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits,
-                                          self.local_proxy, assets)
+                                          self.local_proxy, assets=assets)
         except BrowserUnreachable:
             raise
         except HarnessError as exc:
@@ -67,7 +67,7 @@ class BrowserHost:
             # The disconnect may not have been noticed yet: drop the browser and try once on a fresh one.
             await self.close()
             return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits,
-                                          self.local_proxy, assets)
+                                          self.local_proxy, assets=assets)
 
     async def release(self, session: GameSession) -> None:
         """Close a run's page; when even that hangs (a renderer or browser that stopped answering), the

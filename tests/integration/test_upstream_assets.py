@@ -149,7 +149,8 @@ async def test_a_har_written_by_playwright_serves_the_page(browser, internet, tm
     await page.goto(files.url(cat.games["95_web-sprites"]), wait_until="load")
     await page.evaluate("() => { void document.body.offsetHeight; return document.fonts.ready.then(() => 1); }")
     await context.close()  # writes the HAR
-    session = await GameSession.open(browser, files, cat.games["95_web-sprites"], 1, None, AssetStore.load(har))
+    session = await GameSession.open(browser, files, cat.games["95_web-sprites"], 1, None,
+                                     assets=AssetStore.load(har))
     try:
         state = await session.init({})
         assert state["game_state"]["environment"] == {"sprite_loaded": True, "font_loaded": True}
@@ -166,7 +167,7 @@ async def test_a_recording_that_misses_a_url_names_it(browser, recorded, tmp_pat
     (partial / MANIFEST).write_text(json.dumps(manifest))
     cat = load_catalog(FIXTURE)
     session = await GameSession.open(browser, GameFiles(cat.games_dir), cat.games["95_web-sprites"], 1, None,
-                                     AssetStore.load(partial))
+                                     assets=AssetStore.load(partial))
     try:
         with pytest.raises(HarnessError, match=f"needs 1 internet asset\\(s\\) not in {partial}: {SPRITE_URL};"):
             await session.init({})
