@@ -341,23 +341,9 @@ class GameSession:
         page navigated away, HarnessError naming the status it is stuck in if the call never settles."""
         started = time.monotonic()
         spent = 0
-        try:
-            await self._call(method, self.page.evaluate(CALL_START, [method, arg]))
-        except HarnessError:
-            raise
-        except Exception as exc:
-            if navigated(exc):
-                raise _Reloaded() from None
-            raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
+        await self._settle_call(method, CALL_START, [method, arg])
         while True:
-            try:
-                box = await self._call(method, self.page.evaluate(CALL_POLL))
-            except HarnessError:
-                raise
-            except Exception as exc:
-                if navigated(exc):
-                    raise _Reloaded() from None
-                raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
+            box = await self._settle_call(method, CALL_POLL)
             if box is None:  # a new document: the page reloaded itself
                 raise _Reloaded()
             if box["done"]:
@@ -377,6 +363,17 @@ class GameSession:
                     raise _Reloaded() from None
                 raise
             spent += READY_SLICE_MS
+
+    async def _settle_call(self, method: str, script: str, arg: Any = None) -> Any:
+        """One bounded evaluate of _settle's; _Reloaded when the page navigated away meanwhile."""
+        try:
+            return await self._call(method, self.page.evaluate(script, arg))
+        except HarnessError:
+            raise
+        except Exception as exc:
+            if navigated(exc):
+                raise _Reloaded() from None
+            raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
 
     async def state(self) -> dict[str, Any]:
         """The game's state; one larger than the bound (serialized) is a fault naming its size."""
