@@ -120,3 +120,9 @@ def test_modules_sit_in_subpackages_each_saying_what_it_holds() -> None:
     for sub in SUBPACKAGES:
         doc = ast.get_docstring(ast.parse((PACKAGE / sub / "__init__.py").read_text(encoding="utf-8")))
         assert doc, f"{sub}/__init__.py has no docstring"
+
+
+def test_no_two_test_files_share_a_name():
+    # Without __init__.py files pytest imports test modules by basename: two of one name fail collection.
+    names = sorted(p.name for p in (PACKAGE.parent / "tests").rglob("test_*.py"))
+    assert not {n for n in names if names.count(n) > 1}
