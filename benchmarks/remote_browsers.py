@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pytest_gameworld.browser.sandbox import find_browser
+from pytest_gameworld.browser.launch import find_browser
 
 HERE = Path(__file__).resolve().parent
 

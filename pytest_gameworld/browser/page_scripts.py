@@ -3,15 +3,74 @@ under the paused clock."""
 
 # The state with its JSON size (UTF-8 bytes, -1 when it does not serialize), measured in the page so a huge
 # state never crosses over; the state itself still travels as Playwright serializes it (NaN stays NaN).
-READ_STATE = """(max) => {
+# The state travels as its JSON text (one serialization, parsed in Python); a state over the bound stays in
+# the page and only its size comes back. With `image` set ([mime, quality]) the same call reads the picture
+# back from the canvas when the page is nothing but one 2d canvas covering the viewport: the canvas holds exactly
+# what a screenshot would show, without waiting for the compositor's next frames. Any other page gets
+# `image: null` and a reason, and the harness takes a screenshot instead.
+OBSERVE = r"""([max, image]) => {
   const state = window.gameAPI.getState();
-  let size = -1;
+  let text = null, size = -1, error = null;
   try {
-    const text = JSON.stringify(state);
-    size = text.length > max / 3 ? new TextEncoder().encode(text).length : text.length;
-  } catch (e) {}
-  return {size, state: size > max ? null : state};
+    text = JSON.stringify(state);
+    if (text === undefined) text = null;
+    else size = text.length > max / 3 ? new TextEncoder().encode(text).length : text.length;
+  } catch (e) { error = String((e && e.message) || e); }
+  const out = {size, text: size > max ? null : text, error, image: null, why: null};
+  if (!image) return out;
+  const canvases = document.getElementsByTagName('canvas');
+  const c = canvases[0];
+  const others = () => [...document.body.querySelectorAll('*')].some((e) => e !== c && !['SCRIPT', 'STYLE'].includes(e.tagName)
+    && !e.contains(c) && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden');
+  if (canvases.length !== 1) out.why = `${canvases.length} canvases`;
+  else if (devicePixelRatio !== 1) out.why = `device pixel ratio ${devicePixelRatio}`;
+  else {
+    const r = c.getBoundingClientRect(), css = getComputedStyle(c);
+    const ctx = window.__gwCanvasContext ? window.__gwCanvasContext(c) : null;
+    if (c.width !== innerWidth || c.height !== innerHeight || r.left !== 0 || r.top !== 0
+        || r.width !== innerWidth || r.height !== innerHeight) out.why = 'the canvas does not cover the viewport 1:1';
+    else if (css.opacity !== '1' || css.filter !== 'none' || css.transform !== 'none' || css.visibility !== 'visible')
+      out.why = 'the canvas is styled';
+    else if (others()) out.why = 'other elements are shown';
+    else if (!ctx || ctx.type !== '2d') out.why = 'not a 2d canvas';
+    else if (ctx.alpha === false) out.image = c.toDataURL(image[0], image[1]);
+    else {
+      // A transparent canvas shows the page's background through it: over a plain colour, draw it as the
+      // compositor does, on an opaque canvas of that colour.
+      const plain = (e) => { const s = getComputedStyle(e); return s.backgroundImage === 'none' ? s.backgroundColor : null; };
+      const colours = [plain(document.body), plain(document.documentElement)];
+      const under = colours.find((col) => col !== 'rgba(0, 0, 0, 0)');
+      if (colours.includes(null) || (under && !/^rgb\(/.test(under))) out.why = 'a transparent canvas over a patterned page';
+      else {
+        const flat = window.__gwFlat || (window.__gwFlat = document.createElement('canvas'));
+        if (flat.width !== c.width || flat.height !== c.height) { flat.width = c.width; flat.height = c.height; }
+        const g = flat.getContext('2d', {alpha: false});
+        g.fillStyle = under || 'rgb(255, 255, 255)';
+        g.fillRect(0, 0, flat.width, flat.height);
+        g.drawImage(c, 0, 0);
+        out.image = flat.toDataURL(image[0], image[1]);
+      }
+    }
+  }
+  return out;
 }"""
+
+# Notes which kind of context each canvas got (never creating one itself), so OBSERVE knows an opaque 2d
+# canvas from a WebGL or transparent one.
+CANVAS_WATCH = """;(() => {
+  const contexts = new WeakMap();
+  const getContext = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (type, attributes) {
+    const ctx = getContext.apply(this, arguments);
+    if (ctx && !contexts.has(this)) {
+      const attrs = typeof ctx.getContextAttributes === 'function' ? ctx.getContextAttributes() : null;
+      contexts.set(this, {type: String(type), alpha: attrs ? attrs.alpha : true});
+    }
+    return ctx;
+  };
+  Object.defineProperty(window, '__gwCanvasContext', {value: (c) => contexts.get(c) || null});
+})();
+"""
 
 # Starts gameAPI[method](arg) and keeps its outcome on the page: a call that awaits the page's timers or
 # animation frames settles only while the harness lets game time pass, so the harness polls this box between

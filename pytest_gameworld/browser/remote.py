@@ -7,7 +7,8 @@ import json
 import re
 from typing import Any
 
-from .sandbox import CHROMIUM_FLAGS, HarnessError
+from .faults import HarnessError
+from .launch import CHROMIUM_FLAGS
 
 CONNECT_TIMEOUT_S = 15.0
 # A server that is restarting gets a few chances before the endpoint counts as gone.

@@ -5,33 +5,23 @@ from __future__ import annotations
 import asyncio
 import base64
 import functools
-import os
-import shutil
+import json
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Awaitable, Sequence, TypeVar
 from urllib.parse import urlsplit
 
 from ..play.actions import Action
 from ..catalog.specs import GameSpec
 from .game_origin import GameFiles
-from .network_seal import CONTEXT_OPTIONS, SEAL_FLAGS, seal
+from .faults import BrowserGone, HarnessError, PageUnresponsive
+from .network_seal import CONTEXT_OPTIONS, seal
 from .seal_proxy import SealProxy, proxy_option
 from .page_seed import page_seed_script
-from .page_scripts import CALL_POLL, CALL_START, READ_STATE, STATUS, navigated
+from .page_scripts import CALL_POLL, CALL_START, CANVAS_WATCH, OBSERVE, STATUS, navigated
 from .remote_assets import HOW_TO_SUPPLY
 from ..catalog.upstream import append_url_suffix
 
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
-    # The harness owns time: nothing may throttle a page that is not in front.
-    "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-    "--disable-backgrounding-occluded-windows",
-    *SEAL_FLAGS,
-]
-SYSTEM_BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 # A fixed virtual epoch (seconds) so Date.now() is part of the deterministic state.
 CLOCK_EPOCH_S = 1_700_000_000
 READY_STATUSES = ("ready", "playing")
@@ -55,37 +45,12 @@ def is_ready(state: dict[str, Any]) -> bool:
     return str(state.get("status", "")).lower() in READY_STATUSES
 
 
-class HarnessError(RuntimeError):
-    """An infrastructure fault (browser, page, game JS, readiness): the run is not scored."""
-
-
-class BrowserGone(HarnessError):
-    """The browser would not open a context: it died (or its server went away) since the last run."""
-
-
-class BrowserNotFound(HarnessError):
-    pass
-
-
 @dataclass(frozen=True)
 class PageLimits:
     """Bounds on a page: wall-clock seconds for any one call into it or its clock, and a state's size."""
 
     timeout_s: float = 30.0
     max_state_bytes: int = 1_000_000
-
-
-class PageUnresponsive(HarnessError):
-    """A call into the page did not return within its bound; the page (and its context) is given up."""
-
-    def __init__(self, game: str, what: str, timeout_s: float) -> None:
-        super().__init__(game, what, timeout_s)
-        self.game, self.what, self.timeout_s = game, what, timeout_s
-        self.step: int | None = None  # the runner adds the step it was in (steps.jsonl's numbering)
-
-    def __str__(self) -> str:
-        at = f" at step {self.step}" if self.step is not None else ""
-        return f"{self.game}: page unresponsive during {self.what}{at} (no answer within {self.timeout_s:g} s)"
 
 
 T = TypeVar("T")
@@ -97,34 +62,6 @@ async def bounded(call: Awaitable[T], timeout_s: float, on_timeout: Any) -> T:
         return await asyncio.wait_for(call, timeout_s)
     except asyncio.TimeoutError:
         raise on_timeout() from None
-
-
-def find_browser(explicit: str | None) -> str | None:
-    """The Chromium to launch: explicit path/env, else a system one, else None (Playwright's own)."""
-    explicit = explicit or os.environ.get("GW_BROWSER_PATH")
-    if explicit:
-        found = shutil.which(explicit) or (explicit if Path(explicit).is_file() else None)
-        if not found:
-            raise BrowserNotFound(f"browser not found at {explicit!r} (from --gw-browser-path or GW_BROWSER_PATH)")
-        return found
-    for name in SYSTEM_BROWSERS:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-async def launch_browser(playwright: Any, executable: str | None, headed: bool = False) -> Any:
-    """Launch Chromium with the sandbox flags; a missing browser is one clear error."""
-    try:
-        return await playwright.chromium.launch(executable_path=executable, headless=not headed, args=CHROMIUM_FLAGS)
-    except Exception as exc:  # Playwright raises a plain Error for a missing executable
-        if executable is None and "Executable doesn't exist" in str(exc):
-            raise BrowserNotFound(
-                "no Chromium found: install one (Debian: apt-get install -y chromium; elsewhere: "
-                "python -m playwright install chromium) or pass --gw-browser-path / set GW_BROWSER_PATH"
-            ) from None
-        raise HarnessError(f"could not launch Chromium ({executable or 'playwright default'}): {exc}") from exc
 
 
 @dataclass
@@ -143,6 +80,7 @@ class GameSession:
     resets: list[str] = field(default_factory=list)  # how each reset happened: inplace, soft_restart, reload
     limits: PageLimits = field(default_factory=PageLimits)
     hung: str | None = None  # the call the page did not answer: it is not called again, only closed
+    captures: dict[str, int] = field(default_factory=dict)  # how pictures were taken: canvas, or why not
     proxy: SealProxy | None = None
     _oracle_loaded: bool = False
     _init_config: dict[str, Any] = field(default_factory=dict)
@@ -190,7 +128,7 @@ class GameSession:
             # page's first virtual instant identical on every run.
             await session._call("open", page.clock.pause_at(CLOCK_EPOCH_S + 60))
             await session._call("open", page.add_init_script(
-                page_seed_script(seed, CLOCK_EPOCH_S * 1000, game.origin == "upstream")))
+                page_seed_script(seed, CLOCK_EPOCH_S * 1000, game.origin == "upstream") + CANVAS_WATCH))
             await session._call("load", page.goto(append_url_suffix(files.url(game), url_suffix), wait_until="load"))
             if assets is not None:
                 await session._fonts_loaded()
@@ -377,15 +315,32 @@ class GameSession:
 
     async def state(self) -> dict[str, Any]:
         """The game's state; one larger than the bound (serialized) is a fault naming its size."""
-        read = await self.eval(READ_STATE, self.limits.max_state_bytes, what="getState")
+        return (await self.observe(None))[0]
+
+    async def observe(self, fmt: str | None, quality: int = 80) -> tuple[dict[str, Any], bytes | None]:
+        """The state and, with ``fmt``, the picture of that same instant: read back from the canvas in the same
+        page call when the page is one opaque canvas, else a screenshot."""
+        image = [f"image/{fmt}", quality / 100] if fmt else None
+        read = await self.eval(OBSERVE, [self.limits.max_state_bytes, image], what="getState")
         self.check()
-        size, state = (read.get("size"), read.get("state")) if isinstance(read, dict) else (-1, read)
+        if not isinstance(read, dict):
+            raise HarnessError(f"{self.game.id}: getState() could not be read")
+        size, text = read.get("size"), read.get("text")
         if isinstance(size, int) and size > self.limits.max_state_bytes:
             raise HarnessError(f"{self.game.id}: getState() returned {size} bytes of JSON, more than the bound of "
                                f"{self.limits.max_state_bytes} (--gw-max-state-bytes)")
+        if read.get("error"):
+            raise HarnessError(f"{self.game.id}: getState() returned a value JSON cannot hold: {read['error']}")
+        state = json.loads(text) if isinstance(text, str) else None
         if not isinstance(state, dict):
             raise HarnessError(f"{self.game.id}: getState() returned {type(state).__name__}, not an object")
-        return state
+        if fmt is None:
+            return state, None
+        self.captures[read.get("why") or "canvas"] = self.captures.get(read.get("why") or "canvas", 0) + 1
+        url = read.get("image")
+        if isinstance(url, str) and url.startswith(f"data:image/{fmt};base64,"):
+            return state, base64.b64decode(url.split(",", 1)[1])
+        return state, await self.screenshot(fmt, quality)
 
     async def advance(self, ms: int) -> None:
         if ms > 0:

@@ -59,12 +59,13 @@ class EndpointProcess:
 
 
 def spawn_endpoint(protocol: str, policy: str = "random", *, workdir: Path, seed: int = 0,
-                   extra: Sequence[str] = (), name: str = "server") -> EndpointProcess:
-    """Start `python -m pytest_gameworld.endpoint` and wait for the line that names its URL."""
+                   extra: Sequence[str] = (), name: str = "server", log: bool = True) -> EndpointProcess:
+    """Start `python -m pytest_gameworld.endpoint` and wait for the line that names its URL (``log``: keep
+    every exchange in ``<name>.jsonl``; off for benchmarks, where writing it would slow every answer)."""
     log_path = workdir / f"{name}.jsonl"
     stderr_path = workdir / f"{name}.stderr"
     cmd = [sys.executable, "-m", "pytest_gameworld.endpoint", "--protocol", protocol, "--policy", policy,
-           "--port", "0", "--seed", str(seed), "--log", str(log_path), *extra]
+           "--port", "0", "--seed", str(seed), *(["--log", str(log_path)] if log else []), *extra]
     started = time.monotonic()
     # stderr goes to a file: a pipe nobody reads could fill up and stall the server.
     with open(stderr_path, "wb") as err:

@@ -10,7 +10,9 @@ from typing import Any
 
 from ..browser.game_origin import GameFiles
 from ..browser.remote_assets import Recorded, write_folder
-from ..browser.sandbox import CHROMIUM_FLAGS, GameSession, HarnessError, find_browser
+from ..browser.faults import HarnessError
+from ..browser.launch import CHROMIUM_FLAGS, find_browser
+from ..browser.sandbox import GameSession
 from ..catalog.contents import Catalog
 
 PLAY_MS = 3000  # game time each page runs after init, so assets requested after the start are seen too

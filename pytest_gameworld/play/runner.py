@@ -6,6 +6,7 @@ import asyncio
 import datetime as dt
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Mapping
@@ -14,13 +15,14 @@ from ..records import jsonl
 from .actions import Verdict
 from ..agents.base import Agent, AgentError, AgentReply, Observation, RunContext
 from ..agents.factory import make_agent
-from ..agents.providers.content import encode_screenshot
 from ..catalog.specs import GameSpec, ModelSpec, TaskSpec
 from .evaluator import Evaluator, ScoreError, StepEval, read_path
 from .prompts import render_prompt
 from ..records.run_record import RunRecord, cost_usd
+from ..records.frames import frame_name, write_frame
 from ..records.jsonl import append_jsonl
-from ..browser.sandbox import GameSession, HarnessError, PageUnresponsive
+from ..browser.faults import HarnessError, PageUnresponsive
+from ..browser.sandbox import GameSession
 from .semantic import classify
 from .tally import Tally
 
@@ -41,7 +43,7 @@ class RunConfig:
     realtime: bool = False
     max_steps: int | None = None
     keep_frames: bool = False
-    frame_width: int = 0  # kept frames are scaled down to this width (JPEG); 0 keeps them as taken
+    compact_frames: bool = False  # kept frames as WebP at the model's size; else the capture's own bytes
     catalog_version: str = ""
     catalog_source: dict[str, str] = field(default_factory=dict)  # an imported catalog's format, path, commit
     invocation: str = ""  # the pytest invocation playing it (the circuit breaker's scope)
@@ -71,18 +73,42 @@ def state_summary(state: dict[str, Any], task: TaskSpec) -> dict[str, Any]:
 
 
 class Trajectory:
-    """The run's steps.jsonl, appended and flushed line by line."""
+    """The run's steps.jsonl and kept frames, written in order by one thread of their own: serializing a step
+    line and encoding its frame run while the loop waits on the browser and the model."""
 
     def __init__(self, run_dir: Path) -> None:
         run_dir.mkdir(parents=True, exist_ok=True)
+        self.run_dir = run_dir
         self.path = run_dir / "steps.jsonl"
         self._fh = self.path.open("w", encoding="utf-8")
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="gw-trajectory")
+        self._pending: list[Future[None]] = []
 
     def write(self, record: dict[str, Any]) -> None:
+        """Queue a line (the record must not change afterwards); appended and flushed in order."""
+        self._queue(self._append, record)
+
+    def keep_frame(self, name: str, shot: bytes, compact: bool, width: int | None) -> None:
+        self._queue(write_frame, self.run_dir / name, shot, compact, width)
+
+    def _queue(self, fn: Any, *args: Any) -> None:
+        self._pending = [f for f in self._pending if not f.done() or f.exception() is not None]
+        self._pending.append(self._writer.submit(fn, *args))
+
+    def _append(self, record: dict[str, Any]) -> None:
         self._fh.write(jsonl.dumps(record) + "\n")
         self._fh.flush()
 
+    async def drain(self) -> None:
+        """Wait until everything queued is written; the first failed write is raised here."""
+        pending, self._pending = self._pending, []
+        for f in pending:
+            await asyncio.wrap_future(f)
+
     def close(self) -> None:
+        """Finish every queued write, then close the file (a failed write was raised by drain, or is lost
+        with the run that is failing anyway)."""
+        self._writer.shutdown(wait=True)
         self._fh.close()
 
 
@@ -170,18 +196,16 @@ class _Run:
         self.wants_pixels = any(s.agent.needs_pixels for s in seats) or cfg.keep_frames
 
     async def observe(self) -> None:
-        """Read the state and, when pixels are needed, the screenshot: both at once (both only read)."""
-        if not self.wants_pixels:
-            self.state = await self.session.state()
-            return
-        self.state, self.shot = await gather_all(
-            [self.session.state(), self.session.screenshot(self.model.screenshot_format)])
+        """Read the state and, when pixels are needed, the picture of that same instant (one page call)."""
+        self.state, self.shot = await self.session.observe(self.model.screenshot_format if self.wants_pixels else None)
 
     async def settle(self, ready: Awaitable[dict[str, Any]]) -> None:
         """After init or reset: the ready state first, then the picture of it."""
-        self.state = await ready
+        state = await ready
         if self.wants_pixels:
-            self.shot = await self.session.screenshot(self.model.screenshot_format)
+            await self.observe()  # the same state again, with the picture of it, in one page call
+        else:
+            self.state = state
 
     def evaluate(self, steps: int) -> StepEval:
         """The evaluator on the current state; a state that breaks the contract is a HarnessError naming the game."""
@@ -202,6 +226,10 @@ class _Run:
 
     async def step(self) -> StepEval:
         cfg, step, shot = self.cfg, self.steps, self.shot
+        frame = None
+        if cfg.keep_frames and shot is not None:
+            frame = frame_name(step, self.model.screenshot_format, cfg.compact_frames)
+            self.traj.keep_frame(frame, shot, cfg.compact_frames, self.model.screenshot_width)
         # Every role answers the same observation at once; their actions share one time window.
         turns: list[Turn] = await gather_all([self.take_turn(seat, step) for seat in self.seats])
         for seat, turn in zip(self.seats, turns):
@@ -214,11 +242,6 @@ class _Run:
         await self.observe()
         self.steps += 1
         ev = self.evaluate(self.steps)
-        frame = None
-        if cfg.keep_frames and shot is not None:
-            ext = "jpg" if cfg.frame_width else self.model.screenshot_format
-            frame = f"frames/{step:04d}.{ext}"
-            await asyncio.to_thread(_write_frame, cfg.run_dir / frame, shot, cfg.frame_width)
         if len(self.seats) == 1:
             acted: dict[str, Any] = turns[0].to_json()
         else:
@@ -286,6 +309,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
                 await run.settle(session.reset({}))
                 run.evaluator.begin_episode()
                 traj.write({"event": "reset", "step": run.steps, "method": session.resets[-1]})
+        await traj.drain()
         session.check()  # a blocked request or game error since the last read: decided before the record
         record.finish(run.evaluator, ev.stop, run.steps, run.tally, time.perf_counter() - started, _now(), per_role)
         end.update(status="ok", stop=ev.stop, success=run.evaluator.success, progress=run.evaluator.progress,
@@ -310,11 +334,6 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
             record.resets = list(session.resets)
             append_jsonl(cfg.results_path, record.to_json())
     return record, run.state
-
-
-def _write_frame(path: Path, data: bytes, width: int = 0) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(encode_screenshot(data, "jpeg", width, quality=70).data if width else data)
 
 
 __all__ = ["RunConfig", "play", "seat_agents", "verdict_for", "HarnessError"]

@@ -10,7 +10,8 @@ from ..catalog.contents import Catalog
 from ..catalog.specs import TaskSpec
 from .runner import RunConfig, play
 from ..browser.game_origin import GameFiles
-from ..browser.sandbox import GameSession, find_browser, launch_browser
+from ..browser.launch import find_browser, launch_browser
+from ..browser.sandbox import GameSession
 
 
 def pick_task(catalog: Catalog, game_id: str, task_id: str | None) -> TaskSpec:

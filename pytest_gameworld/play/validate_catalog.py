@@ -12,7 +12,9 @@ from ..catalog.loader import load_catalog
 from .evaluator import ScoreError, read_number
 from ..browser.game_origin import GameFiles
 from ..browser.remote_assets import AssetStore
-from ..browser.sandbox import GameSession, HarnessError, find_browser, launch_browser
+from ..browser.faults import HarnessError
+from ..browser.launch import find_browser, launch_browser
+from ..browser.sandbox import GameSession
 
 
 Progress = Callable[[str], None]

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from ..agents.base import AgentError
-from ..browser.sandbox import HarnessError
+from ..browser.faults import HarnessError
 from ..records.redact import redact
 
 # Faults of the harness or of a model endpoint: their message says everything, a traceback adds noise.

@@ -20,7 +20,9 @@ from ..browser.game_origin import GameFiles
 from ..browser.remote import BrowserUnreachable, connect_browser, pick_endpoint
 from ..browser.seal_proxy import reaches_harness
 from ..browser.processes import LAUNCHED, browser_groups, kill_groups, launched
-from ..browser.sandbox import BrowserGone, GameSession, HarnessError, PageLimits, find_browser, launch_browser
+from ..browser.faults import BrowserGone, HarnessError
+from ..browser.launch import find_browser, launch_browser
+from ..browser.sandbox import GameSession, PageLimits
 from .options import Settings
 from ..records.sessions import new_attempt_dir
 from ..browser.remote_assets import AssetStore
@@ -166,14 +168,14 @@ def gw_agents(gw_case: Case, gw_agent: Agent) -> dict[str, Agent]:
 @pytest.fixture
 def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Settings, gw_session_dir: Path,
                   gw_catalog: Catalog) -> RunConfig:
-    keep_frames, frame_width = gw_settings.frames_for(bool(gw_case.model.provider))
+    keep_frames, compact_frames = gw_settings.frames_for(bool(gw_case.model.provider))
     return RunConfig(
         item_id=gw_case.node_id, game=gw_case.game, task=gw_case.task, model=gw_case.model,
         seed=gw_case.seed(gw_settings.seed), repeat=gw_case.repeat,
         run_dir=new_attempt_dir(gw_session_dir / "runs" / gw_case.run_path),
         results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.prompts_dir,
         realtime=gw_settings.realtime, max_steps=gw_settings.max_steps or None,
-        keep_frames=keep_frames, frame_width=frame_width, catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
+        keep_frames=keep_frames, compact_frames=compact_frames, catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
         catalog_source=gw_catalog.source, invocation=pytestconfig.stash.get(INVOCATION, ""),
         comparability=run_facts(pytestconfig.stash.get(COMPARABILITY, {}), gw_case.model.name),
     )

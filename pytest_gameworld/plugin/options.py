@@ -64,7 +64,6 @@ MINIMA: dict[str, float] = {
 }
 _DEFAULTS = {name: str(default) for name, _, default, _ in OPTIONS}
 MODEL_ENV = "GW_MODEL"
-REDUCED_FRAME_WIDTH = 480  # default frames of provider runs: enough to see, ~20 kB each
 
 
 def _dest(name: str) -> str:
@@ -190,11 +189,12 @@ class Settings:
             baselines=Path(raw["baselines"]) if raw["baselines"] else None,
         )
 
-    def frames_for(self, provider: bool) -> tuple[bool, int]:
-        """(keep frames, width to scale them to, 0 = as taken) for a run of a provider or built-in model."""
+    def frames_for(self, provider: bool) -> tuple[bool, bool]:
+        """(keep frames, compact) for a run of a provider or built-in model: --gw-keep-frames keeps every
+        capture as taken; a provider's run keeps what its model saw as compact WebP unless --gw-no-frames."""
         if self.keep_frames:
-            return True, 0
-        return (provider and not self.no_frames), REDUCED_FRAME_WIDTH
+            return True, False
+        return (provider and not self.no_frames), True
 
     def model_overrides(self) -> dict[str, Any]:
         """--gw-model-opt plus the options that are model spec fields (--gw-step-timeout)."""

@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..browser.sandbox import BrowserNotFound, find_browser
+from ..browser.faults import BrowserNotFound
+from ..browser.launch import find_browser
 from ..catalog.run_cases import Case, game_marks
 from ..catalog.specs import GameSpec
 from ..records.baselines import BaselinesError, load as load_baselines

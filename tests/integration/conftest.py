@@ -15,7 +15,8 @@ from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.records.run_record import RunRecord
 from pytest_gameworld.play.runner import RunConfig, play
 from pytest_gameworld.browser.game_origin import GameFiles
-from pytest_gameworld.browser.sandbox import GameSession, find_browser, launch_browser
+from pytest_gameworld.browser.launch import find_browser, launch_browser
+from pytest_gameworld.browser.sandbox import GameSession
 
 PlayFn = Callable[..., Awaitable[tuple[RunRecord, dict[str, Any], Path]]]
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
+from PIL import Image, ImageChops
 
 from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.builtin import random_args
@@ -30,7 +32,8 @@ def action_script(game, n: int, seed: int = 3):
     return out
 
 
-async def play_script(open_game, game, seed: int, actions) -> dict:
+async def play_script(open_game, game, seed: int, actions) -> tuple[dict, bytes]:
+    """The state and the picture (as a run takes it) after playing the actions from a fresh page."""
     s = await open_game(game.id, seed)
     state = await s.init({"seed": seed, "level": 1})
     for a in actions:
@@ -38,7 +41,11 @@ async def play_script(open_game, game, seed: int, actions) -> dict:
         state = await s.state()
         if state["status"] == "terminal":
             state = await s.reset({})
-    return state
+    return await s.observe("png")
+
+
+def pixels(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -56,6 +63,11 @@ async def test_loads_offline_and_reaches_ready_with_a_valid_state(open_game, cat
         for path in task.score_fields:
             read_number(state, path)  # raises ScoreError if missing or not finite
     await s.execute(action_script(game, 1)[0])
+    # A run reads the picture back from the canvas (no compositor wait): it must be what the screen shows.
+    _, frame = await s.observe("png")
+    assert s.captures == {"canvas": 1}, f"not read back from the canvas: {s.captures}"
+    shown = pixels(await s.screenshot("png"))
+    assert ImageChops.difference(pixels(frame), shown).getbbox() is None, "canvas read-back differs from the screen"
     assert s.blocked == [] and s.errors == []
 
 
@@ -80,11 +92,12 @@ async def test_reset_works_in_place(open_game, catalog, game_id):
 async def test_same_seed_and_actions_give_the_same_state(open_game, catalog, game_id):
     game = catalog.games[game_id]
     script = action_script(game, 25)
-    a = await play_script(open_game, game, 11, script)
-    b = await play_script(open_game, game, 11, script)
+    a, frame_a = await play_script(open_game, game, 11, script)
+    b, frame_b = await play_script(open_game, game, 11, script)
     assert a == b
+    assert frame_a == frame_b, "same seed and actions, different frames"
     seeded = await _supports_seed(open_game, game_id)
-    c = await play_script(open_game, game, 12, script)
+    c, _ = await play_script(open_game, game, 12, script)
     if seeded:
         assert c["game_state"] != a["game_state"], "a different seed should change a random game"
     else:  # a fixed-layout game declares that the seed changes nothing

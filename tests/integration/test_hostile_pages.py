@@ -25,7 +25,7 @@ from session_processes import SessionProcesses, alive, stat
 
 from pytest_gameworld.agents import make_agent
 from pytest_gameworld.browser.game_origin import GameFiles
-from pytest_gameworld.browser.sandbox import HarnessError, PageUnresponsive
+from pytest_gameworld.browser.faults import HarnessError, PageUnresponsive
 from pytest_gameworld.catalog.contents import Catalog
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.runner import RunConfig, play

@@ -11,7 +11,7 @@ from pytest_gameworld.agents.base import AgentReply, Observation, RunContext
 from pytest_gameworld.records.jsonl import strict_loads
 from pytest_gameworld.report.aggregate import aggregate
 from pytest_gameworld.records.jsonl import read_jsonl
-from pytest_gameworld.browser.sandbox import HarnessError
+from pytest_gameworld.browser.faults import HarnessError
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 

@@ -12,7 +12,8 @@ import pytest
 from loopback import Listener
 from pytest_gameworld.catalog.specs import CuaControls, GameSpec, Role
 from pytest_gameworld.browser.game_origin import GameFiles
-from pytest_gameworld.browser.sandbox import GameSession, HarnessError
+from pytest_gameworld.browser.faults import HarnessError
+from pytest_gameworld.browser.sandbox import GameSession
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 PROBE_SITE = Path(__file__).parent / "probe_site"

@@ -21,7 +21,8 @@ from PIL import Image
 
 from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.remote_assets import MANIFEST, AssetStore
-from pytest_gameworld.browser.sandbox import GameSession, HarnessError
+from pytest_gameworld.browser.faults import HarnessError
+from pytest_gameworld.browser.sandbox import GameSession
 from pytest_gameworld.catalog.loader import load_catalog
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")

@@ -11,7 +11,8 @@ from PIL import Image
 
 import pytest
 
-from pytest_gameworld.browser.sandbox import GameSession, HarnessError
+from pytest_gameworld.browser.faults import HarnessError
+from pytest_gameworld.browser.sandbox import GameSession
 from pytest_gameworld.play.actions import Action
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")

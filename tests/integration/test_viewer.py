@@ -43,7 +43,7 @@ async def test_model_payloads_never_run_in_the_viewer_and_show_as_text(serve, ca
     run_dir = tmp_path / "sess" / "runs" / "puzzle" / task.game / task.id / "glm" / "attempt-1"
     cfg = RunConfig(item_id=f"puzzle/{task.game}/{task.id}[glm-4.6v]", game=catalog.games[task.game], task=task,
                     model=spec, seed=3, repeat=0, run_dir=run_dir, results_path=tmp_path / "sess" / "results.jsonl",
-                    prompts_dir=catalog.root / "prompts", max_steps=len(SCRIPT), keep_frames=True, frame_width=480)
+                    prompts_dir=catalog.root / "prompts", max_steps=len(SCRIPT), keep_frames=True, compact_frames=True)
     record, _ = await play(await open_game(task.game, 3), make_agent(spec), cfg)
     assert (record.valid, record.invalid_ntc, record.invalid_oos) == (2, 1, 1)
     steps_text = (run_dir / "steps.jsonl").read_text()
@@ -66,7 +66,7 @@ async def test_model_payloads_never_run_in_the_viewer_and_show_as_text(serve, ca
             shown.append(await page.inner_text("#turns"))
             assert await page.inner_text("#stepno") == f"step {i + 1} / {len(SCRIPT)}"
             frame = await page.get_attribute("#frame", "src")
-            assert frame and frame.startswith("data:image/jpeg;base64,"), "each step shows its reduced frame"
+            assert frame and frame.startswith("data:image/webp;base64,"), "each step shows its compact frame"
             await page.keyboard.press("ArrowRight")
         await page.keyboard.press("ArrowLeft")
         assert await page.inner_text("#stepno") == f"step {len(SCRIPT) - 1} / {len(SCRIPT)}", "← goes back"

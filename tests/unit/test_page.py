@@ -130,28 +130,32 @@ def test_describe_action():
     assert describe_action(None) == "none"
 
 
-def test_frames_default_reduced_for_provider_models_only():
-    assert Settings().frames_for(provider=True) == (True, 480)
+def test_frames_default_compact_for_provider_models_only():
+    assert Settings().frames_for(provider=True) == (True, True)
     assert Settings().frames_for(provider=False)[0] is False
-    assert Settings(keep_frames=True).frames_for(provider=False) == (True, 0)
+    assert Settings(keep_frames=True).frames_for(provider=False) == (True, False)
     assert Settings(no_frames=True).frames_for(provider=True)[0] is False
 
 
-def test_viewer_inlines_reduced_frames(tmp_path: Path):
+def test_viewer_inlines_compact_frames(tmp_path: Path):
     from io import BytesIO
 
     from PIL import Image
 
-    from pytest_gameworld.play.runner import _write_frame
+    from pytest_gameworld.records.frames import frame_name, write_frame
 
     buf = BytesIO()
     Image.new("RGB", (1280, 720), "red").save(buf, "PNG")
-    _write_frame(tmp_path / "frames" / "0000.jpg", buf.getvalue(), 480)
-    with Image.open(tmp_path / "frames" / "0000.jpg") as img:
-        assert (img.format, img.size) == ("JPEG", (480, 270))
+    name = frame_name(0, "png", compact=True)
+    write_frame(tmp_path / name, buf.getvalue(), compact=True)  # at the size the model saw
+    write_frame(tmp_path / "frames" / "small.webp", buf.getvalue(), compact=True, width=640)
+    with Image.open(tmp_path / name) as img, Image.open(tmp_path / "frames" / "small.webp") as small:
+        assert (img.format, img.size, small.size) == ("WEBP", (1280, 720), (640, 360))
+    write_frame(tmp_path / frame_name(1, "png", compact=False), buf.getvalue(), compact=False)
+    assert (tmp_path / "frames" / "0001.png").read_bytes() == buf.getvalue()  # as taken: the very bytes
     (tmp_path / "steps.jsonl").write_text(json.dumps({"event": "step", "step": 0, "episode": 1, "progress": 0,
-                                                      "frame": "frames/0000.jpg"}) + "\n")
-    assert "data:image/jpeg;base64," in write_viewer(tmp_path).read_text()
+                                                      "frame": name}) + "\n")
+    assert "data:image/webp;base64," in write_viewer(tmp_path).read_text()
 
 
 def test_keep_and_no_frames_contradict_unless_the_command_line_decides(pytester):

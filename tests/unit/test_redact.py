@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from pytest_gameworld.agents.providers.connection import resolve
-from pytest_gameworld.browser.sandbox import HarnessError
+from pytest_gameworld.browser.faults import HarnessError
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.plugin.fault_report import fault_text
 from pytest_gameworld.plugin.redaction import install_log_redaction, redact_report

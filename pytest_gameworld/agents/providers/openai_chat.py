@@ -11,7 +11,7 @@ from .connection import Connection
 from .content import Image, Part
 from .coords import Frame
 from .retry import Failure
-from .sdk import require, stainless_failure
+from .sdk import post_as_built, require, stainless_failure
 from . import qwen_format, uitars_format
 from .textformats import parse_qwen, parse_uitars, split_think
 from .tools import computer_use_call, to_openai_chat
@@ -55,7 +55,8 @@ class OpenAIChatAgent(ProviderAgent):
         return make_openai_client(conn, self.spec.timeout_s)
 
     async def send(self, request: dict[str, Any]) -> Any:
-        return await self.client.chat.completions.create(**request)
+        return await post_as_built(self.client, "/chat/completions", request,
+                                   require("openai.types.chat").ChatCompletion)
 
     def classify_error(self, exc: BaseException) -> Failure | None:
         return stainless_failure(require("openai"), exc)

@@ -15,7 +15,7 @@ from .coords import Frame, Mode
 from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
 from .openai_chat import make_openai_client
 from .retry import Failure
-from .sdk import require, stainless_failure
+from .sdk import post_as_built, require, stainless_failure
 from .textformats import split_think
 from .tools import computer_use_call, to_openai_responses
 
@@ -161,7 +161,7 @@ class OpenAIResponsesAgent(ProviderAgent):
         return make_openai_client(conn, self.spec.timeout_s)
 
     async def send(self, request: dict[str, Any]) -> Any:
-        return await self.client.responses.create(**request)
+        return await post_as_built(self.client, "/responses", request, require("openai.types.responses").Response)
 
     def classify_error(self, exc: BaseException) -> Failure | None:
         return stainless_failure(require("openai"), exc)

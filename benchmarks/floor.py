@@ -1,0 +1,60 @@
+"""The bare-call floor shared by the step benchmarks: one step's work as plain Playwright/CDP calls."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from pytest_gameworld.agents.builtin import random_args
+from pytest_gameworld.browser.sandbox import GameSession
+from pytest_gameworld.catalog.specs import Role
+from pytest_gameworld.play.actions import Action, Proposal
+
+# The picture and the state of one instant in one page call: the canvas read back (no compositor frames).
+CANVAS_READ = ("() => [JSON.stringify(window.gameAPI.getState()),"
+               " document.getElementsByTagName('canvas')[0].toDataURL('image/png')]")
+
+
+def make_plan(role: Role, n: int) -> list[Proposal]:
+    """The controls other than wait, in turn, with random legal arguments."""
+    controls = [c for c in role.controls if c.binding.action != "wait"]
+    rng = random.Random(7)
+    return [Proposal(controls[i % len(controls)].id, random_args(controls[i % len(controls)], rng)) for i in range(n)]
+
+
+async def act(page: Any, action: Action) -> None:
+    """The action as input events while the clock runs its duration."""
+    if action.kind in ("press_key", "press_keys"):
+        for k in action.keys:
+            await page.keyboard.down(k)
+        await page.clock.run_for(action.duration_ms)
+        for k in reversed(action.keys):
+            await page.keyboard.up(k)
+    elif action.kind == "type":
+        await page.keyboard.type(action.text)
+        await page.clock.run_for(action.duration_ms)
+    elif action.kind in ("wait", "mouse_move"):
+        await page.clock.run_for(action.duration_ms)
+    else:
+        await page.mouse.click(action.x, action.y, button=action.button)
+        await page.clock.run_for(action.duration_ms)
+
+
+async def bare_step(session: GameSession, action: Action, capture: str, fmt: str = "png") -> float:
+    """One floor step in ms: the action, then the state and a picture of it (``capture``: canvas read-back in
+    the same call, or a CDP screenshot after a getState call)."""
+    page = session.page
+    t0 = time.perf_counter()
+    await act(page, action)
+    if capture == "canvas":
+        await page.evaluate(CANVAS_READ)
+    else:
+        await page.evaluate("() => JSON.stringify(window.gameAPI.getState())")
+        await session.cdp.send("Page.captureScreenshot", {"format": fmt, "optimizeForSpeed": True})
+    return (time.perf_counter() - t0) * 1000
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]

@@ -1,0 +1,49 @@
+"""Finding and launching the Chromium the games run in, with the sandbox's flags."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from .faults import BrowserNotFound, HarnessError
+from .network_seal import SEAL_FLAGS
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+    # The harness owns time: nothing may throttle a page that is not in front.
+    "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+    *SEAL_FLAGS,
+]
+SYSTEM_BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def find_browser(explicit: str | None) -> str | None:
+    """The Chromium to launch: explicit path/env, else a system one, else None (Playwright's own)."""
+    explicit = explicit or os.environ.get("GW_BROWSER_PATH")
+    if explicit:
+        found = shutil.which(explicit) or (explicit if Path(explicit).is_file() else None)
+        if not found:
+            raise BrowserNotFound(f"browser not found at {explicit!r} (from --gw-browser-path or GW_BROWSER_PATH)")
+        return found
+    for name in SYSTEM_BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+async def launch_browser(playwright: Any, executable: str | None, headed: bool = False) -> Any:
+    """Launch Chromium with the sandbox flags; a missing browser is one clear error."""
+    try:
+        return await playwright.chromium.launch(executable_path=executable, headless=not headed, args=CHROMIUM_FLAGS)
+    except Exception as exc:  # Playwright raises a plain Error for a missing executable
+        if executable is None and "Executable doesn't exist" in str(exc):
+            raise BrowserNotFound(
+                "no Chromium found: install one (Debian: apt-get install -y chromium; elsewhere: "
+                "python -m playwright install chromium) or pass --gw-browser-path / set GW_BROWSER_PATH"
+            ) from None
+        raise HarnessError(f"could not launch Chromium ({executable or 'playwright default'}): {exc}") from exc

@@ -1,0 +1,35 @@
+"""Kept frames: the picture an agent saw at a step, written beside its trajectory line."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+# A compact frame is the model's picture at the model's size as lossy WebP: ~10-30 kB for a 1280x720 game
+# screen, where the PNG the model received is 40-130 kB. Method 0 is WebP's fastest encoder.
+COMPACT_QUALITY = 50
+COMPACT_METHOD = 0
+
+
+def frame_name(step: int, shot_format: str, compact: bool) -> str:
+    """The run-relative file name of a step's frame."""
+    ext = "webp" if compact else ("jpg" if shot_format == "jpeg" else shot_format)
+    return f"frames/{step:04d}.{ext}"
+
+
+def write_frame(path: Path, shot: bytes, compact: bool, width: int | None = None) -> None:
+    """Write a step's capture: as taken, or compact (WebP, scaled to ``width`` if set). CPU-bound: run it in a
+    thread, off the step's critical path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not compact:
+        path.write_bytes(shot)
+        return
+    from PIL import Image  # imported here to keep module import cheap
+
+    with Image.open(io.BytesIO(shot)) as img:
+        out = img.convert("RGB")
+    if width and width < out.width:
+        out = out.resize((width, max(1, round(out.height * width / out.width))), Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    out.save(buf, format="WEBP", quality=COMPACT_QUALITY, method=COMPACT_METHOD)
+    path.write_bytes(buf.getvalue())
