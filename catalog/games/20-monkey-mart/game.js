@@ -462,6 +462,7 @@
   // Renderer
   // ---------------------------------------------------------------------------
   const canvas = document.getElementById("game");
+  // Opaque: every frame starts from the full-size room image and the two bars, so nothing shows through.
   const ctx = canvas.getContext("2d");
 
   const COLORS = {
@@ -611,6 +612,16 @@
     labelOn(g, "ENTRANCE", ROOM_W - 64, 4 * TILE - 36);
   });
 
+  // A banknote on the counter: drawn once, copied for each note (outlined text is slow to draw).
+  const cashNote = offscreen(32, 24, (g) => {
+    g.fillStyle = COLORS.cash;
+    g.strokeStyle = COLORS.cashEdge;
+    g.lineWidth = 2;
+    g.fillRect(2, 2, 28, 20);
+    g.strokeRect(2, 2, 28, 20);
+    labelOn(g, "$", 16, 12);
+  });
+
   function drawShelfStock(r, kind, n) {
     for (let k = 0; k < n; k++) {
       const x = r.x + 14 + (k % 5) * ((r.w - 28) / 4);
@@ -705,17 +716,12 @@
     drawShelfStock(STATIONS.corn_shelf, "corn", c.shelves.corn);
     for (const t of c.trees) {
       const r = STATIONS[t.id];
-      for (let k = 0; k < t.bananas; k++) drawBanana(ctx, r.x + 16 + (k % 2) * 30, ROOM_Y + r.y + 18 + Math.floor(k / 2) * 26, 0.7);
+      for (let k = 0; k < t.bananas; k++) drawItem(ctx, "banana", r.x + 16 + (k % 2) * 30, ROOM_Y + r.y + 18 + Math.floor(k / 2) * 26, 0.7);
     }
     // cash on the counter
     c.cash.forEach((p, k) => {
       const x = STATIONS.counter.x + 40 + k * 34, y = ROOM_Y + STATIONS.counter.y + 36;
-      ctx.fillStyle = COLORS.cash;
-      ctx.strokeStyle = COLORS.cashEdge;
-      ctx.lineWidth = 2;
-      ctx.fillRect(x - 14, y - 10, 28, 20);
-      ctx.strokeRect(x - 14, y - 10, 28, 20);
-      textOutlined("$", x, y, "bold 18px sans-serif", "center");
+      ctx.drawImage(cashNote, x - 16, y - 12);
     });
     // assistant
     const a = c.assistant;
