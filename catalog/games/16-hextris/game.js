@@ -617,6 +617,14 @@
   let lastFrame = null;
   let acc = 0;
   let drawnKey = "";
+  // Under the harness a picture is only ever taken at a multiple of 50 ms of game time (controls last
+  // multiples of 50 ms), and frames fire every 16 ms: only the last frame before each 50 ms mark can be
+  // seen, so only those are drawn (docs/catalog.md). A human in a normal browser gets every frame.
+  function frameCanBeSeen(now) {
+    if (!window.__GW_HARNESS__) return true;
+    return Math.ceil(now / 50) * 50 < now + 16;
+  }
+
   function frame(now) {
     requestAnimationFrame(frame);
     if (lastFrame === null) lastFrame = now;
@@ -632,8 +640,10 @@
     if (n === 15) acc = Math.min(acc, TICK_MS); // never spiral after a stall
     // Blocks move on every playing tick; a terminal screen is drawn once.
     const key = !core ? "none" : core.status === "playing" ? `t${core.ticks}` : `${attempts} ${core.status}`;
-    if (key !== drawnKey) render(core);
-    drawnKey = key;
+    if (key !== drawnKey && frameCanBeSeen(now)) {  // a skipped frame leaves the next one to draw
+      render(core);
+      drawnKey = key;
+    }
   }
 
   function startEpisode(seed, level) {
