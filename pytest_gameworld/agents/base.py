@@ -48,13 +48,15 @@ class RunContext:
 
 @dataclass
 class Observation:
-    """One step's input: the state (for built-ins) and, when the agent needs pixels, a screenshot."""
+    """One step's input: the state (for built-ins); when the agent needs pixels, a screenshot (none with
+    --gw-obs state); with --gw-obs state|both, the game's observable fields as text."""
 
     step: int
     episode: int
     state: dict[str, Any]
     screenshot: bytes | None = None
     image_format: str = "png"
+    state_text: str | None = None
 
 
 @dataclass

@@ -6,7 +6,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ..catalog.specs import GENRES
+from ..catalog.specs import GENRES, STANDARD_OBS
 from ..records.run_record import RunView, latest_attempts, missing_line
 
 
@@ -69,8 +69,11 @@ class ModelSummary:
 
 
 def summary_key(rec: dict[str, Any]) -> str:
-    """Summaries are per model and protocol: real-time runs never mix with paused ones."""
-    return rec["model"] + (" [rt]" if rec.get("protocol") == "realtime" else "")
+    """Summaries are per model, protocol and observation mode: real-time runs never mix with paused ones,
+    nor runs that saw the state as text with runs that saw only screenshots."""
+    obs = rec.get("obs") or STANDARD_OBS
+    return rec["model"] + (" [rt]" if rec.get("protocol") == "realtime" else "") + \
+        ("" if obs == STANDARD_OBS else f" [{obs}]")
 
 
 def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, ModelSummary]:

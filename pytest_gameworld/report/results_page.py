@@ -285,6 +285,7 @@ def render(data: PageData, generated: str) -> str:
     models = ", ".join(sorted(data.summaries)) or "none"
     versions = sorted({r.get("catalog_version", "") for r in data.view.scored if r.get("catalog_version")})
     protocols = sorted({r.get("protocol") or "paused" for r in data.view.scored})
+    observed = sorted({r.get("obs") or "screenshot" for r in data.view.scored})
     problem = f'<section><p class="bad">{_e(data.problem)}</p></section>' if data.problem else ""
     if data.deviations:
         problem += (f'<p class="nonstandard">Non-standard session: {_e("; ".join(data.deviations))}. '
@@ -309,7 +310,7 @@ else "; needs two or more models"}.</p></section>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>GameWorld results — {_e(data.session)}</title><style>{STYLE}</style></head>
 <body><header><h1>GameWorld results — session {_e(data.session)}</h1>
-<p>{runs} scored runs · {len(data.missing)} missing · models: {_e(models)} · protocol: {_e(", ".join(protocols) or "–")}
+<p>{runs} scored runs · {len(data.missing)} missing · models: {_e(models)} · protocol: {_e(", ".join(protocols) or "–")} · observation: {_e(", ".join(observed) or "–")}
 {_e(_endpoints(data))}
 · catalog {_e(", ".join(versions) or "–")} · written {_e(generated)}</p></header>
 <main>{problem}{body}</main></body></html>
