@@ -44,6 +44,7 @@ class RunContext:
     seed: int
     prompt: "Prompt"
     session: "GameSession"
+    realtime: bool = False  # --gw-rt: the clock also advances by the agent's thinking time
 
 
 @dataclass

@@ -221,7 +221,7 @@ class ModelSpec(_Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:@-]*$")
     aliases: list[str] = []
     interface: Literal["generalist", "cua"]
-    builtin: Literal["random", "random-cua", "noop", "oracle", "replay"] | None = None
+    builtin: Literal["random", "random-cua", "noop", "oracle", "replay", "human"] | None = None
     provider: Literal["openai", "anthropic", "gemini", "openai-compatible"] | None = None
     api: Literal["chat", "responses", "messages", "generate_content", "text"] | None = None
     text_format: Literal["qwen", "uitars"] | None = None

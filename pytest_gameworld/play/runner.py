@@ -258,8 +258,8 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
     for name, agent in seat_agents(agents, cfg.game, cfg.model).items():
         role = cfg.game.roles[name]
         prompt = render_prompt(cfg.prompts_dir, cfg.game, role, cfg.task, cfg.model, cfg.steps_budget, cfg.realtime)
-        seats.append(Seat(name, agent, RunContext(cfg.game, cfg.task, name, role, cfg.model, cfg.seed, prompt,
-                                                  session)))
+        seats.append(Seat(name, agent, RunContext(cfg.game, task, name, role, cfg.model, cfg.seed, prompt,
+                                                  session, cfg.realtime)))
     record = RunRecord.begin(
         item=cfg.item_id, task=cfg.task, game=cfg.game, model=cfg.model, role="+".join(s.name for s in seats),
         seed=cfg.seed, repeat=cfg.repeat, protocol="realtime" if cfg.realtime else "paused",
