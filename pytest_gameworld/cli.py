@@ -101,8 +101,9 @@ def _report(args: argparse.Namespace) -> int:
     """Each session's table (or md/json/csv), its missing runs, and the gate's verdict when asked for."""
     from .report import summary_formats
     from .report.gate import format_comparison
-    from .report.aggregate import format_table
+    from .report.aggregate import format_table, is_human
     from .report.outcome import build_gate, outcome
+    from .report.results_page import published_human_lines
     from .records.sessions import load_results, read_plan, session_folder
 
     try:
@@ -112,7 +113,7 @@ def _report(args: argparse.Namespace) -> int:
         print(f"gameworld report: {exc}", file=sys.stderr)
         return 2
     several = len(sessions) > 1
-    status = 0
+    status, humans, standard = 0, False, True
     table: dict = {}
     out_json, out_csv, text = [], [], []
     for path, lines in sessions:
@@ -120,6 +121,8 @@ def _report(args: argparse.Namespace) -> int:
         res = outcome(lines.records, [], gate, read_plan(session_folder(path)), damaged=lines.damaged)
         if res.deviations:
             text.append(f"{name}: non-standard session: {'; '.join(res.deviations)}")
+        humans = humans or any(is_human(k) for k in res.summaries)
+        standard = standard and not res.deviations
         if res.problem:
             print(f"{path}: {res.problem}", file=sys.stderr)
             status = max(status, 2)
@@ -149,6 +152,9 @@ def _report(args: argparse.Namespace) -> int:
         print(summary_formats.to_csv(out_csv), end="")
     else:
         print("\n".join((summary_formats.markdown if args.format == "md" else format_table)(table) if table else []))
+        if humans:  # measured humans beside the paper's published ones (only a standard session compares)
+            print("\n".join(published_human_lines() if standard else
+                            ["published human figures not shown: the session does not follow their protocol"]))
         if text:
             print("\n".join(text))
     return status

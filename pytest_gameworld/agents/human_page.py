@@ -21,7 +21,7 @@ code{background:#2a2d35;padding:1px 4px;border-radius:3px}ul{margin:4px 0;paddin
 <div id="left">
   <img id="frame" alt="the game's current frame" tabindex="0">
   <div class="bar"><span>step <b id="step">–</b> / <b id="max">–</b></span>
-    <span>score <b id="score">–</b></span><span>best <b id="best">–</b></span>
+    <span>task score <b id="score">–</b></span><span>best <b id="best">–</b></span>
     <span>target <b id="target">–</b></span><span id="protocol" class="dim"></span></div>
   <div id="turn"></div>
   <div id="msg" class="info">connecting…</div>

@@ -150,3 +150,21 @@ async def test_closing_the_page_ends_the_run_as_a_fault_that_stays_listed(human)
     (rec,) = h.records()
     assert rec["status"] == "error" and "human page was closed" in rec["error"]
     assert "human page was closed" in output and "missing" in output
+
+
+async def test_one_person_plays_both_roles_of_a_two_role_game_in_turn(human):
+    """Fireboy and Watergirl: each step asks Watergirl's move, then Fireboy's (game.yaml's order); a key of the
+    other role's set is refused for the role whose turn it is."""
+    h = await human("12_01", "--gw-max-steps", "2")
+    turns = []
+    for key in ("d", "ArrowRight", "ArrowRight", "ArrowUp"):
+        await h.ready()
+        turns.append(await h.page.inner_text("#turn"))
+        await h.page.keyboard.press(key)
+    code, output = await h.finish()
+    assert code == 0, output[-3000:]
+    assert turns == ["watergirl's move", "fireboy's move"] * 2
+    (rec,) = h.records()
+    assert rec["model"] == "human:tester" and rec["role"] == "watergirl+fireboy" and rec["steps"] == 2
+    assert rec["roles"]["watergirl"]["valid"] == 1 and rec["roles"]["watergirl"]["oos"] == 1
+    assert rec["roles"]["fireboy"]["valid"] == 2 and rec["roles"]["fireboy"]["oos"] == 0
