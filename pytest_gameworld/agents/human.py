@@ -53,6 +53,18 @@ class HumanAgent:
         except (BrowserNotFound, RuntimeError, OSError) as exc:
             raise AgentError(f"cannot open the human page: {exc}") from None
 
+    def _view(self, ctx: RunContext, obs: Observation | None, score: float | None, waiting: bool,
+              message: tuple[str, str] | None, image: str | None = None) -> dict[str, Any]:
+        """What the page shows: the run, the frame, step, scores, whose turn, and a message."""
+        two = len(ctx.game.roles) > 1
+        return {"run": self._run_view(ctx), "image": image,
+                "viewport": [ctx.game.viewport.width, ctx.game.viewport.height],
+                "step": None if obs is None else obs.step, "max_steps": ctx.task.max_steps, "score": score,
+                "best": self.best, "turn": f"{ctx.role_name}'s move" if two and waiting else "",
+                "waiting": waiting, "done": obs is None, "message": message[0] if message else None,
+                "state_text": None if obs is None else obs.state_text,  # --gw-obs state|both
+                "message_kind": message[1] if message else None}
+
     def _run_view(self, ctx: RunContext) -> dict[str, Any]:
         role = ctx.role
         two = len(ctx.game.roles) > 1
@@ -84,17 +96,11 @@ class HumanAgent:
         score = self._score(obs)
         if score is not None:
             self.best = score if self.best is None else max(self.best, score)
-        two = len(ctx.game.roles) > 1
-        message, kind = self.message or (None, None)
         image = None
         if obs.screenshot is not None:
             image = f"data:image/{obs.image_format};base64,{base64.b64encode(obs.screenshot).decode()}"
         console.drain()
-        version = console.show({
-            "run": self._run_view(ctx), "image": image, "viewport": [ctx.game.viewport.width, ctx.game.viewport.height],
-            "step": obs.step, "max_steps": ctx.task.max_steps, "score": score, "best": self.best,
-            "turn": f"{ctx.role_name}'s move" if two else "", "waiting": True, "message": message,
-            "message_kind": kind})
+        version = console.show(self._view(ctx, obs, score, True, self.message, image))
         deadline = time.monotonic() + self.spec.step_timeout_s
         while True:
             problem = console.problem()
@@ -113,18 +119,13 @@ class HumanAgent:
             self.message = None
         else:
             self.message = (f"refused {_shown(event)}: {verdict.reason} (counted as an invalid action)", "bad")
-        console.show({"run": self._run_view(ctx), "image": image,
-                      "viewport": [ctx.game.viewport.width, ctx.game.viewport.height], "step": obs.step,
-                      "max_steps": ctx.task.max_steps, "score": score, "best": self.best, "waiting": False,
-                      "message": self.message[0] if self.message else f"played {_shown(event)}",
-                      "message_kind": "bad" if self.message else "info"})
+        console.show(self._view(ctx, obs, score, False, self.message or (f"played {_shown(event)}", "info"), image))
         return AgentReply(calls=[call], text=f"{self.player}: {_shown(event)}")
 
     async def close(self) -> None:
         if self.console is not None and self.ctx is not None:
-            self.console.show({"run": self._run_view(self.ctx), "done": True, "waiting": False,
-                               "message": "run over: the next run (if any) starts here", "message_kind": "info",
-                               "best": self.best})
+            self.console.show(self._view(self.ctx, None, None, False,
+                                         ("run over: the next run (if any) starts here", "info")))
 
     def _context(self) -> RunContext:
         if self.ctx is None:

@@ -67,11 +67,15 @@ class Console:
         self.server = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_port}/"
-        threading.Thread(target=self.server.serve_forever, name="gameworld-human-page", daemon=True).start()
         self.window: subprocess.Popen[bytes] | None = None
         self._profile: str | None = None
         if window:
-            self._open_window(browser)
+            try:
+                self._open_window(browser)
+            except BaseException:
+                self.server.server_close()
+                raise
+        threading.Thread(target=self.server.serve_forever, name="gameworld-human-page", daemon=True).start()
 
     def _open_window(self, browser: str | None) -> None:
         if browser is None:
@@ -170,9 +174,12 @@ def _handler(console: Console) -> type[BaseHTTPRequestHandler]:
                 self._send(404, b"not found", "text/plain")
 
         def do_POST(self) -> None:  # noqa: N802
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > MAX_BODY:
-                self._send(413, b"too large", "text/plain")
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = -1
+            if not 0 <= length <= MAX_BODY:
+                self._send(413, b"no body of at most 4096 bytes", "text/plain")
                 return
             body = self.rfile.read(length)
             if self.path == "/closed":

@@ -15,7 +15,7 @@ h1{font-size:18px;margin:0 0 6px}h2{font-size:14px;margin:14px 0 4px;color:#9ab}
 #msg{min-height:1.4em;margin:6px 0;font-weight:600}#msg.bad{color:#f77}#msg.ok{color:#7d7}#msg.info{color:#fc6}
 #turn{font-size:16px;color:#fc6;margin:4px 0}
 code{background:#2a2d35;padding:1px 4px;border-radius:3px}ul{margin:4px 0;padding-left:18px}
-.dim{color:#889}#task{white-space:pre-wrap}
+.dim{color:#889}#task{white-space:pre-wrap}#state{background:#22252c;padding:6px;max-width:960px;white-space:pre-wrap;margin:6px 0}
 </style></head>
 <body>
 <div id="left">
@@ -23,6 +23,7 @@ code{background:#2a2d35;padding:1px 4px;border-radius:3px}ul{margin:4px 0;paddin
   <div class="bar"><span>step <b id="step">–</b> / <b id="max">–</b></span>
     <span>task score <b id="score">–</b></span><span>best <b id="best">–</b></span>
     <span>target <b id="target">–</b></span><span id="protocol" class="dim"></span></div>
+  <pre id="state" hidden></pre>
   <div id="turn"></div>
   <div id="msg" class="info">connecting…</div>
 </div>
@@ -63,6 +64,7 @@ function render(v) {
     for (const c of r.controls) { const li = document.createElement("li"); li.textContent = c; $("controls").appendChild(li); }
     text("protocol", r.realtime ? "real time: the game moves on while you think" : "paused: the game waits for you");
   }
+  $("state").hidden = !v.state_text; text("state", v.state_text || "");
   text("step", v.step === null || v.step === undefined ? null : v.step + 1); text("max", v.max_steps);
   text("score", v.score); text("best", v.best);
   $("turn").textContent = v.turn || "";

@@ -9,7 +9,7 @@ from pytest_gameworld.agents.human_console import Console, Input, read_input
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.semantic import classify
 from pytest_gameworld.report.aggregate import aggregate, table_cells
-from pytest_gameworld.report.results_page import published_human_lines
+from pytest_gameworld.report.results_page import page_data, published_human_lines, render
 
 
 @pytest.mark.parametrize("body", [b"", b"nonsense", b"[]", b'{"kind": "key", "key": "a"}',
@@ -54,6 +54,11 @@ def test_measured_humans_head_the_table_and_the_published_humans_are_marked():
            "invalid_ntc": 0, "invalid_oos": 0, "valid": 1, "steps": 1, "sec_per_step": 1.0}
     rows = table_cells(aggregate([{**rec, "model": "a-model"}, {**rec, "model": "human:zoe"}]))
     assert [r[0] for r in rows[1:]] == ["human:zoe (measured human)", "a-model (cua)"]
+    page = render(page_data("s", [{**rec, "model": "a-model"}, {**rec, "model": "human:zoe"}], None), "now")
+    table = page[page.index('<table class="t6">'):]
+    assert table.index("human:zoe") < table.index("a-model") < table.index("Novice human")
+    assert '<span class="tag">measured human</span> human:zoe' in table
+    assert '<span class="tag">published</span> Expert human' in table
     lines = published_human_lines()
     assert "not measured here" in lines[0]
     assert lines[1:] == ["  [published] Novice human: 45.7/55.5  60.0/65.6  51.4/63.1  60.0/72.0  60.0/62.0  55.3/64.1",
