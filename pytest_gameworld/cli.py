@@ -1,10 +1,11 @@
-"""The `gameworld` command: play, report, merge, list, snapshot, calibrate, serve, validate, assets."""
+"""The `gameworld` command: play, human, report, merge, list, snapshot, calibrate, serve, validate, assets."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -70,12 +71,39 @@ def _play(args: argparse.Namespace, rest: list[str]) -> int:
     return int(pytest.main(argv + rest))
 
 
+HUMAN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$")
+TASK_ID = re.compile(r"^\d\d_\d\d$")
+
+
+def _human(args: argparse.Namespace, rest: list[str]) -> int:
+    """A person plays the named tasks on our page; the runs are written, scored and shown like a model's."""
+    from .agents.human_console import PORT_ENV, WINDOW_ENV, free_port
+
+    bad = [t for t in args.tasks if not TASK_ID.match(t)]
+    if bad or not HUMAN_NAME.match(args.name):
+        what = f"task id(s) {', '.join(map(repr, bad))} (write them as 01_01)" if bad else \
+            f"--name {args.name!r} (letters, digits, _ . @ -)"
+        print(f"gameworld human: invalid {what}", file=sys.stderr)
+        return USAGE_ERROR
+    port = args.port or free_port()
+    os.environ[PORT_ENV] = str(port)
+    os.environ[WINDOW_ENV] = "0" if args.no_window else "1"
+    # Said before pytest starts: once a run is in flight, pytest captures what the agent prints.
+    print(f"gameworld human: {args.name} plays {', '.join(args.tasks)} at http://127.0.0.1:{port}/ "
+          f"({'open it in a browser' if args.no_window else 'a window opens there'} once the first game is loaded)",
+          file=sys.stderr, flush=True)
+    frames = [] if "--gw-no-frames" in rest else ["--gw-keep-frames"]  # the viewer shows what the person saw
+    args.model = [f"human:{args.name}"]
+    return _play(args, ["-p", "no:xdist", "-k", " or ".join(args.tasks), *frames, *rest])
+
+
 def _report(args: argparse.Namespace) -> int:
     """Each session's table (or md/json/csv), its missing runs, and the gate's verdict when asked for."""
     from .report import summary_formats
     from .report.gate import format_comparison
-    from .report.aggregate import format_table
+    from .report.aggregate import format_table, is_human
     from .report.outcome import build_gate, outcome
+    from .report.results_page import published_human_lines
     from .records.sessions import load_results, read_plan, session_folder
 
     try:
@@ -85,7 +113,7 @@ def _report(args: argparse.Namespace) -> int:
         print(f"gameworld report: {exc}", file=sys.stderr)
         return 2
     several = len(sessions) > 1
-    status = 0
+    status, humans, standard = 0, False, True
     table: dict = {}
     out_json, out_csv, text = [], [], []
     for path, lines in sessions:
@@ -93,6 +121,8 @@ def _report(args: argparse.Namespace) -> int:
         res = outcome(lines.records, [], gate, read_plan(session_folder(path)), damaged=lines.damaged)
         if res.deviations:
             text.append(f"{name}: non-standard session: {'; '.join(res.deviations)}")
+        humans = humans or any(is_human(k) for k in res.summaries)
+        standard = standard and not res.deviations
         if res.problem:
             print(f"{path}: {res.problem}", file=sys.stderr)
             status = max(status, 2)
@@ -122,6 +152,9 @@ def _report(args: argparse.Namespace) -> int:
         print(summary_formats.to_csv(out_csv), end="")
     else:
         print("\n".join((summary_formats.markdown if args.format == "md" else format_table)(table) if table else []))
+        if humans:  # measured humans beside the paper's published ones (only a standard session compares)
+            print("\n".join(published_human_lines() if standard else
+                            ["published human figures not shown: the session does not follow their protocol"]))
         if text:
             print("\n".join(text))
     return status
@@ -281,6 +314,14 @@ def _dispatch(argv: list[str]) -> int:
     p = sub.add_parser("play", help="run the benchmark (extra arguments go to pytest, e.g. -n 4 -k puzzle)")
     # No -m here: in `gameworld play -m puzzle` it is pytest's marker expression.
     p.add_argument("--model", action="append", default=[], required=True)
+    h = sub.add_parser("human", help="play tasks yourself on our page, recorded and scored like a model's runs "
+                                     "(extra arguments go to pytest, e.g. --gw-rt --gw-session NAME)")
+    h.add_argument("tasks", nargs="+", metavar="TASK", help="task ids, e.g. 01_01 19_02")
+    h.add_argument("--name", default=os.environ.get("USER") or "anonymous",
+                   help="the player's name: the runs' model is human:NAME (default: $USER)")
+    h.add_argument("--no-window", action="store_true",
+                   help="open no window: play at the printed http://127.0.0.1 address in any browser")
+    h.add_argument("--port", type=int, default=0, help="serve the page on this port (default: any free one)")
     ls = sub.add_parser("list", help="list the catalog's games, tasks or models, with filters")
     ls.add_argument("what", nargs="?", choices=("games", "tasks", "models"), default="games")
     ls.add_argument("-k", dest="keywords", default="", metavar="EXPR",
@@ -339,6 +380,8 @@ def _dispatch(argv: list[str]) -> int:
     args, rest = parser.parse_known_args(argv)
     if args.command == "play":
         return _play(args, rest)
+    if args.command == "human":
+        return _human(args, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "snapshot":

@@ -44,17 +44,20 @@ class RunContext:
     seed: int
     prompt: "Prompt"
     session: "GameSession"
+    realtime: bool = False  # --gw-rt: the clock also advances by the agent's thinking time
 
 
 @dataclass
 class Observation:
-    """One step's input: the state (for built-ins) and, when the agent needs pixels, a screenshot."""
+    """One step's input: the state (for built-ins); when the agent needs pixels, a screenshot (none with
+    --gw-obs state); with --gw-obs state|both, the game's observable fields as text."""
 
     step: int
     episode: int
     state: dict[str, Any]
     screenshot: bytes | None = None
     image_format: str = "png"
+    state_text: str | None = None
 
 
 @dataclass

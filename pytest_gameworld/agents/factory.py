@@ -55,6 +55,10 @@ def _builtin(spec: ModelSpec) -> Agent:
 
 def make_agent(spec: ModelSpec) -> Agent:
     """The agent for a spec: a built-in policy, or a provider client (imported lazily)."""
+    if spec.builtin == "human":  # a person's thinking time is measured, never simulated
+        from .human import HumanAgent
+
+        return HumanAgent(spec)
     if spec.builtin is not None:
         latency = spec.extra.get("latency_ms", 0)
         if isinstance(latency, bool) or not isinstance(latency, int) or latency < 0:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -19,6 +19,11 @@ MAX_DURATION_MS = 5000
 # function names, its own verbs, a reply its parser refuses counts as no tool call); "paper" follows the
 # paper's text (case-insensitive, alias-aware ids, wider verb vocabularies). docs/models.md lists both.
 Parsing = Literal["original", "paper"]
+# What an agent observes each step (--gw-obs): the screenshot (the paper's protocol), the game's observable
+# state as text instead, or both. docs/observation.md.
+OBS_MODES = ("screenshot", "state", "both")
+STANDARD_OBS = "screenshot"
+_STATE_PATH = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$"
 
 
 class CatalogError(Exception):
@@ -117,10 +122,29 @@ class GameSpec(_Strict):
     roles: dict[str, Role]
     path: Path = Field(default=Path("."), exclude=True)
     origin: str = Field(default="", exclude=True)  # "upstream" for a game imported from an upstream checkout
+    # State paths a player can read off the screen (shown as text with --gw-obs state|both), and paths the
+    # screen keeps secret (a mine's place, an answer): none of the first may be, contain or sit inside one of these.
+    observable: list[Annotated[str, Field(pattern=_STATE_PATH)]] = []
+    hidden: list[Annotated[str, Field(pattern=_STATE_PATH)]] = []
+
+    @model_validator(mode="after")
+    def _nothing_hidden_observable(self) -> "GameSpec":
+        for seen in self.observable:
+            for secret in self.hidden:
+                if overlaps(seen, secret):
+                    raise ValueError(f"observable field {seen!r} shows hidden field {secret!r}")
+        if len(set(self.observable)) != len(self.observable):
+            raise ValueError("observable lists a field twice")
+        return self
 
     @property
     def slug(self) -> str:
         return self.id.split("-", 1)[1] if "-" in self.id else self.id
+
+
+def overlaps(a: str, b: str) -> bool:
+    """Whether one state path is the other or lies inside it (``game_state.board`` and ``game_state``)."""
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
 
 
 class Aggregate(_Strict):
@@ -197,7 +221,7 @@ class ModelSpec(_Strict):
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:@-]*$")
     aliases: list[str] = []
     interface: Literal["generalist", "cua"]
-    builtin: Literal["random", "random-cua", "noop", "oracle", "replay"] | None = None
+    builtin: Literal["random", "random-cua", "noop", "oracle", "replay", "human"] | None = None
     provider: Literal["openai", "anthropic", "gemini", "openai-compatible"] | None = None
     api: Literal["chat", "responses", "messages", "generate_content", "text"] | None = None
     text_format: Literal["qwen", "uitars"] | None = None

@@ -1,9 +1,14 @@
-"""What every prompt renderer shares: the rendered prompt, the section split, and supplied text kept apart."""
+"""What every prompt renderer shares: the rendered prompt, the section split, supplied text kept apart, and the
+observable state as text (--gw-obs state|both)."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from typing import Any
+
+from .evaluator import read_path
 
 SECTIONS = ("Game Rules", "Role and Controls", "Task Instruction", "Output Format")
 
@@ -44,3 +49,37 @@ class Content:
 
     def fill(self, text: str) -> str:
         return _TOKEN.sub(lambda m: self.texts[int(m.group(1))], text)
+
+
+STATE_HEADING = "Game state (what the screen shows):"
+
+
+def _compact(value: Any) -> Any:
+    """Floats to two decimals, all the way down: positions in pixels need no more."""
+    if isinstance(value, float):
+        return round(value, 2)
+    if isinstance(value, dict):
+        return {k: _compact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    return value
+
+
+def field_label(path: str) -> str:
+    """A field's name in the text: its path without the ``game_state.`` every game's fields share."""
+    return path.removeprefix("game_state.")
+
+
+def state_text(state: dict[str, Any], fields: list[str]) -> str:
+    """The declared observable fields of a state as compact text, one ``name: JSON`` line each (pure).
+
+    A field the state lacks at this step reads ``null`` (an object that is gone from the screen).
+    """
+    lines = [STATE_HEADING]
+    for path in fields:
+        try:
+            value = read_path(state, path)
+        except KeyError:
+            value = None
+        lines.append(f"{field_label(path)}: {json.dumps(_compact(value), separators=(',', ':'), sort_keys=False)}")
+    return "\n".join(lines)

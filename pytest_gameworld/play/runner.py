@@ -15,8 +15,9 @@ from ..records import jsonl
 from .actions import Verdict
 from ..agents.base import Agent, AgentError, AgentReply, Observation, RunContext
 from ..agents.factory import make_agent
-from ..catalog.specs import GameSpec, ModelSpec, TaskSpec
+from ..catalog.specs import STANDARD_OBS, GameSpec, ModelSpec, TaskSpec
 from .evaluator import Evaluator, ScoreError, StepEval, read_path
+from .prompt_sections import state_text
 from .prompts import render_prompt
 from ..records.run_record import RunRecord, cost_usd
 from ..records.frames import frame_name, write_frame
@@ -41,6 +42,7 @@ class RunConfig:
     results_path: Path
     prompts_dir: Path
     realtime: bool = False
+    obs: str = STANDARD_OBS  # --gw-obs: screenshot, state (as text, no image) or both
     max_steps: int | None = None
     keep_frames: bool = False
     compact_frames: bool = False  # kept frames as WebP at the model's size; else the capture's own bytes
@@ -193,7 +195,7 @@ class _Run:
         self.steps = 0
         self.state: dict[str, Any] = {}
         self.shot: bytes | None = None
-        self.wants_pixels = any(s.agent.needs_pixels for s in seats) or cfg.keep_frames
+        self.wants_pixels = (cfg.obs != "state" and any(s.agent.needs_pixels for s in seats)) or cfg.keep_frames
 
     async def observe(self) -> None:
         """Read the state and, when pixels are needed, the picture of that same instant (one page call)."""
@@ -216,8 +218,11 @@ class _Run:
 
     async def take_turn(self, seat: Seat, step: int) -> Turn:
         """Ask one seat for its action on the current observation and judge the reply."""
-        obs = Observation(step, self.evaluator.episodes, self.state, self.shot if seat.agent.needs_pixels else None,
-                          self.model.screenshot_format)
+        cfg = self.cfg
+        shown = seat.agent.needs_pixels and cfg.obs != "state"
+        obs = Observation(step, self.evaluator.episodes, self.state, self.shot if shown else None,
+                          self.model.screenshot_format,
+                          None if cfg.obs == STANDARD_OBS else state_text(self.state, cfg.game.observable))
         t0 = time.perf_counter()
         reply = await act_within(seat.agent, obs, self.model.step_timeout_s)
         latency_s = time.perf_counter() - t0
@@ -276,13 +281,13 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
     for name, agent in seat_agents(agents, cfg.game, cfg.model).items():
         role = cfg.game.roles[name]
         prompt = render_prompt(cfg.prompts_dir, cfg.game, role, cfg.task, cfg.model, cfg.steps_budget, cfg.realtime)
-        seats.append(Seat(name, agent, RunContext(cfg.game, cfg.task, name, role, cfg.model, cfg.seed, prompt,
-                                                  session)))
+        seats.append(Seat(name, agent, RunContext(cfg.game, task, name, role, cfg.model, cfg.seed, prompt,
+                                                  session, cfg.realtime)))
     record = RunRecord.begin(
         item=cfg.item_id, task=cfg.task, game=cfg.game, model=cfg.model, role="+".join(s.name for s in seats),
         seed=cfg.seed, repeat=cfg.repeat, protocol="realtime" if cfg.realtime else "paused",
         max_steps=cfg.steps_budget, catalog_version=cfg.catalog_version, session=cfg.results_path.parent.name,
-        trajectory=os.path.relpath(cfg.run_dir / "steps.jsonl", cfg.results_path.parent), now=_now())
+        trajectory=os.path.relpath(cfg.run_dir / "steps.jsonl", cfg.results_path.parent), now=_now(), obs=cfg.obs)
     record.catalog = dict(cfg.catalog_source)
     record.invocation, record.comparability = cfg.invocation, dict(cfg.comparability)
     traj = Trajectory(cfg.run_dir)
@@ -292,7 +297,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         who = {"roles": {s.name: {"prompt": s.ctx.prompt.sections} for s in seats}}
     traj.write({"event": "start", "item": cfg.item_id, "game": cfg.game.id, "task": cfg.task.id,
                 "model": cfg.model.name, "seed": cfg.seed, "repeat": cfg.repeat,
-                "protocol": record.protocol, **who})
+                "protocol": record.protocol, "obs": cfg.obs, **who})
     run = _Run(session, seats, cfg, Evaluator(task), traj)
     per_role = {s.name: s.tally for s in seats}
     started = time.perf_counter()

@@ -174,7 +174,7 @@ def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Setti
         seed=gw_case.seed(gw_settings.seed), repeat=gw_case.repeat,
         run_dir=new_attempt_dir(gw_session_dir / "runs" / gw_case.run_path),
         results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.prompts_dir,
-        realtime=gw_settings.realtime, max_steps=gw_settings.max_steps or None,
+        realtime=gw_settings.realtime, obs=gw_settings.obs, max_steps=gw_settings.max_steps or None,
         keep_frames=keep_frames, compact_frames=compact_frames, catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
         catalog_source=gw_catalog.source, invocation=pytestconfig.stash.get(INVOCATION, ""),
         comparability=run_facts(pytestconfig.stash.get(COMPARABILITY, {}), gw_case.model.name),

@@ -43,7 +43,7 @@ def check(item: pytest.Item, case: Case) -> None:
         item=case.node_id, task=case.task, game=case.game, model=case.model, role="+".join(case.game.roles),
         seed=case.seed(settings.seed), repeat=case.repeat, protocol="realtime" if settings.realtime else "paused",
         max_steps=settings.max_steps or case.task.max_steps, catalog_version=config.stash.get(CATALOG_VERSION, ""),
-        session=results.parent.name, trajectory="", now=now)
+        session=results.parent.name, trajectory="", now=now, obs=settings.obs)
     record.invocation, record.catalog = invocation, dict(config.stash[CATALOG].source)
     record.comparability = run_facts(config.stash.get(COMPARABILITY, {}), case.model.name)
     record.hold(why[0], why[1], now)

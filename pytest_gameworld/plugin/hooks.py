@@ -103,6 +103,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(marker_problem)
     if worker is None and not inert:
         for problem in (startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
+                        startup_checks.obs_problem(settings.obs, catalog.games.values()),
                         startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases))):
             if problem:
                 raise pytest.UsageError(problem)
@@ -293,7 +294,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         if case is None:
             continue
         _rename(item, case.node_id)
-        where = scored_before.get(case_key(case, settings.seed, settings.realtime))
+        where = scored_before.get(case_key(case, settings.seed, settings.realtime, settings.obs))
         if where is not None:
             item.add_marker(pytest.mark.skip(reason=f"scored in {where}"))
 
@@ -318,10 +319,10 @@ class _Planner:
             case = _case_of(item)
             if case is not None:
                 ours[case.node_id] = item
-                runs.append(plan_run(case, case.seed(settings.seed), protocol))
+                runs.append(plan_run(case, case.seed(settings.seed), protocol, settings.obs))
         if not runs:
             return
-        options = {"seed": settings.seed, "protocol": protocol, "max_steps": settings.max_steps,
+        options = {"seed": settings.seed, "protocol": protocol, "obs": settings.obs, "max_steps": settings.max_steps,
                    "catalog_version": config.stash.get(CATALOG_VERSION, ""),
                    "comparability": config.stash.get(COMPARABILITY, {}),
                    "baselines": str(settings.baselines.resolve()) if settings.baselines else None}

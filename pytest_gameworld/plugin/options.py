@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from ..catalog.specs import OBS_MODES, STANDARD_OBS
 from ..records.shards import parse_shard
 
 # name, kind, default, help; every option is --gw-<name> and ini gw_<name>.
@@ -18,6 +19,8 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("repeat", "int", 1, "run every task N times"),
     ("seed", "int", 0, "base seed; each run's seed derives from (base seed, task, repeat)"),
     ("rt", "bool", False, "real-time protocol: the clock also advances by the agent's latency"),
+    ("obs", "str", "screenshot", "what agents observe each step: screenshot (the paper's), state (the game's "
+                                 "observable state as text, no image) or both"),
     ("max-steps", "int", 0, "override every task's max_steps (quick smoke runs); 0 keeps the task's"),
     ("results", "path", "reports", "directory for results, trajectories and reports"),
     ("catalog", "path", "", "catalog directory (default: the one shipped with the package)"),
@@ -124,6 +127,7 @@ class Settings:
     repeat: int = 1
     seed: int = 0
     realtime: bool = False
+    obs: str = STANDARD_OBS
     max_steps: int = 0
     results: Path = Path("reports")
     catalog: Path | None = None
@@ -172,6 +176,7 @@ class Settings:
         return cls(
             models=list(models), model_opts=parse_model_opts(raw["model-opt"]),
             repeat=int(raw["repeat"]), seed=int(raw["seed"]), realtime=bool(raw["rt"]),
+            obs=_obs_mode(raw["obs"]),
             max_steps=int(raw["max-steps"]), results=Path(raw["results"] or "reports"),
             catalog=Path(raw["catalog"]) if raw["catalog"] else None,
             browser_path=raw["browser-path"] or None, headed=bool(raw["headed"]),
@@ -210,6 +215,13 @@ def _positive(name: str, value: Any) -> float:
     if not float(value) > 0:
         raise ValueError(f"--gw-{name} must be greater than 0, got {float(value):g}")
     return float(value)
+
+
+def _obs_mode(value: str) -> str:
+    mode = (value or STANDARD_OBS).strip().lower()
+    if mode not in OBS_MODES:
+        raise ValueError(f"--gw-obs (ini gw_obs): invalid value {value!r}; expected one of {', '.join(OBS_MODES)}")
+    return mode
 
 
 def _progress_mode(value: str) -> str:

@@ -51,7 +51,7 @@ def comparability(settings: Settings, catalog: Catalog, models: list[ModelSpec],
         step_budget=settings.max_steps, task_budgets=[t.max_steps for t in catalog.tasks],
         protocol="realtime" if settings.realtime else "paused", model_overrides=settings.model_overrides(),
         endpoints={m.name: _endpoint(m) for m in models}, catalog_origin=origin, catalog_version=version,
-        shipped_catalog=standard)
+        shipped_catalog=standard, obs=settings.obs)
 
 
 def replay_set(config: pytest.Config, session_dir: Path) -> set[str] | None:

@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from ..browser.faults import BrowserNotFound
 from ..browser.launch import find_browser
 from ..catalog.run_cases import Case, game_marks
-from ..catalog.specs import GameSpec
+from ..catalog.specs import STANDARD_OBS, GameSpec
 from ..records.baselines import BaselinesError, load as load_baselines
 from ..report.gate import GateConfig, scope_problem
 from .options import Settings
@@ -55,6 +55,19 @@ def gate_scope_problem(gate: GateConfig, runs: list[dict[str, Any]]) -> str | No
         if problem:
             return problem
     return None
+
+
+def obs_problem(obs: str, games: Iterable[GameSpec]) -> str | None:
+    """--gw-obs state|both over a catalog whose games do not declare what their screen shows (an upstream checkout)."""
+    if obs == STANDARD_OBS:
+        return None
+    bare = sorted(g.id for g in games if not g.observable)
+    if not bare:
+        return None
+    upstream = any(g.origin == "upstream" for g in games)
+    where = "this upstream catalog declares no observable state fields" if upstream else \
+        f"{len(bare)} game(s) declare no observable state fields in game.yaml ({', '.join(bare[:3])}{' …' if len(bare) > 3 else ''})"
+    return f"--gw-obs {obs}: {where}; only --gw-obs screenshot can play it"
 
 
 def game_marker_problem(markexpr: str, games: Iterable[GameSpec]) -> str | None:

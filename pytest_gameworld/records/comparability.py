@@ -1,7 +1,7 @@
 """What a session changed from the standard protocol, recorded in plan.json and every record (pure).
 
-The standard protocol is the paper's: paused inference, each task's own step budget, the model spec as
-written, the shipped catalog (or an upstream checkout). A session that differs says how in one line, is not
+The standard protocol is the paper's: paused inference, screenshots observed, each task's own step budget,
+the model spec as written, the shipped catalog (or an upstream checkout). A session that differs says how in one line, is not
 shown beside the published rows, and gets no normalized score against baselines made another way.
 """
 
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 from urllib.parse import urlsplit
+
+from ..catalog.specs import STANDARD_OBS
 
 STANDARD_PROTOCOL = "paused"
 # Overrides of how the endpoint is reached or bounded: recorded, but what the model sees and does is unchanged.
@@ -34,10 +36,10 @@ def _plain(value: Any) -> Any:
 
 def session_facts(*, step_budget: int, task_budgets: Iterable[int], protocol: str, model_overrides: Mapping[str, Any],
                   endpoints: Mapping[str, str], catalog_origin: str, catalog_version: str,
-                  shipped_catalog: bool) -> dict[str, Any]:
+                  shipped_catalog: bool, obs: str = STANDARD_OBS) -> dict[str, Any]:
     """The comparability facts of a session (JSON-able): plan.json keeps them, each record a copy."""
     return {"step_budget": int(step_budget), "task_budgets": sorted({int(b) for b in task_budgets}),
-            "protocol": protocol, "model_overrides": {k: _plain(v) for k, v in sorted(model_overrides.items())},
+            "protocol": protocol, "obs": obs, "model_overrides": {k: _plain(v) for k, v in sorted(model_overrides.items())},
             "endpoints": dict(sorted(endpoints.items())),
             "catalog": {"origin": catalog_origin, "version": catalog_version, "standard": bool(shipped_catalog)}}
 
@@ -60,6 +62,9 @@ def deviations(facts: Mapping[str, Any]) -> list[str]:
     protocol = facts.get("protocol") or STANDARD_PROTOCOL
     if protocol != STANDARD_PROTOCOL:
         out.append(f"{protocol} protocol instead of {STANDARD_PROTOCOL}")
+    obs = facts.get("obs") or STANDARD_OBS
+    if obs != STANDARD_OBS:
+        out.append(f"observation {obs} instead of {STANDARD_OBS}")
     changed = [f"{k}={v}" for k, v in (facts.get("model_overrides") or {}).items() if not k.startswith(NEUTRAL_OVERRIDES)]
     if changed:
         out.append(f"model spec overridden ({', '.join(changed)})")

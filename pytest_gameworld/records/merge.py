@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from .jsonl import dumps
+from ..catalog.specs import STANDARD_OBS
 from .run_record import read_results, run_key
 from .sessions import PLAN, new_attempt_dir, read_plan
 from .shards import deal, plan_id, run_order
 
 # Options every merged session must share; a difference makes the runs incomparable.
-SHARED = ("seed", "protocol", "max_steps", "catalog_version")
+SHARED = ("seed", "protocol", "obs", "max_steps", "catalog_version")
+UNRECORDED = {"obs": STANDARD_OBS}  # what an older plan or record without the option played
 
 
 @dataclass
@@ -53,11 +55,12 @@ class Merged:
 def _options(src: Source) -> dict[str, Any]:
     """The shared options of a session: from its plan, else what its records say."""
     if src.plan:
-        return {k: src.plan["options"].get(k) for k in SHARED}
-    versions = {r.get("catalog_version") for r in src.records}
-    protocols = {r.get("protocol") for r in src.records}
-    return {"catalog_version": versions.pop() if len(versions) == 1 else None,
-            "protocol": protocols.pop() if len(protocols) == 1 else None}
+        return {k: src.plan["options"].get(k, UNRECORDED.get(k)) for k in SHARED}
+    out: dict[str, Any] = {}
+    for key in ("catalog_version", "protocol", "obs"):
+        values = {r.get(key, UNRECORDED.get(key)) for r in src.records}
+        out[key] = values.pop() if len(values) == 1 else None
+    return out
 
 
 def refusal(sources: list[Source]) -> str | None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Iterable
 
 from pydantic import Field, TypeAdapter, ValidationError
 
-from ..catalog.specs import GameSpec, ModelSpec, TaskSpec
+from ..catalog.specs import STANDARD_OBS, GameSpec, ModelSpec, TaskSpec
 from .jsonl import Damage, Lines, read_lines
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 PROPERTY_KEYS = (
     "success", "progress", "score_best", "score_start", "score_target", "steps", "episodes", "invalid_ntc",
     "invalid_oos", "sec_per_step", "tokens_in", "tokens_out", "tokens_cached", "cost_usd", "stop_reason",
-    "seed", "protocol", "game", "genre", "level", "model", "interface", "task", "repeat",
+    "seed", "protocol", "obs", "game", "genre", "level", "model", "interface", "task", "repeat",
 )
 
 
@@ -110,16 +110,18 @@ class RunRecord:
     invocation: str = ""
     # What the session changed from the standard protocol (records/comparability.py); {} in older records.
     comparability: dict[str, Any] = field(default_factory=dict)
+    # What the agent observed each step (--gw-obs): screenshot (the paper's), state text, or both.
+    obs: str = STANDARD_OBS
 
     @classmethod
     def begin(cls, *, item: str, task: TaskSpec, game: GameSpec, model: ModelSpec, role: str, seed: int,
               repeat: int, protocol: str, max_steps: int, catalog_version: str, session: str, trajectory: str,
-              now: str) -> "RunRecord":
+              now: str, obs: str = STANDARD_OBS) -> "RunRecord":
         return cls(item=item, task=task.id, game=game.id, genre=game.genre, level=game.level, model=model.name,
                    interface=model.interface, protocol=protocol, role=role, seed=seed, repeat=repeat,
                    started_at=now, max_steps=max_steps, catalog_version=catalog_version, session=session,
                    trajectory=trajectory, score_start=task.start, score_target=task.target, versions=versions(),
-                   priced=model.price_per_mtok is not None)
+                   priced=model.price_per_mtok is not None, obs=obs)
 
     def _measure(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str,
                  per_role: dict[str, "Tally"] | None) -> None:
@@ -195,13 +197,13 @@ def read_results(path: Path) -> Lines:
     return read_lines(path, check=record_problem)
 
 
-RunKey = tuple[str, str, int, str, int]
+RunKey = tuple[str, str, int, str, int, str]
 
 
 def run_key(rec: dict[str, Any]) -> RunKey:
-    """A run's identity: (task, model spec, repeat, protocol, seed); its attempts share it."""
+    """A run's identity: (task, model spec, repeat, protocol, seed, observation mode); its attempts share it."""
     return (rec["task"], rec["model"], int(rec.get("repeat", 0)), rec.get("protocol") or "paused",
-            int(rec.get("seed", 0)))
+            int(rec.get("seed", 0)), rec.get("obs") or STANDARD_OBS)
 
 
 class MixedRunsError(ValueError):

@@ -13,7 +13,7 @@ from .baselines import FILE_NAME as BASELINES_FILE
 import yaml
 
 from ..catalog.run_cases import Case
-from ..catalog.specs import ModelSpec
+from ..catalog.specs import STANDARD_OBS, ModelSpec
 from .redact import redact
 from .jsonl import Lines
 from .run_record import OK, RunKey, read_results, run_key
@@ -162,10 +162,10 @@ def replay_items(plan: dict[str, Any] | None, records: Iterable[dict[str, Any]])
     return {r["item"] for r in planned_runs(plan) if run_key(r) not in scored}
 
 
-def case_key(case: Case, base_seed: int, realtime: bool) -> RunKey:
+def case_key(case: Case, base_seed: int, realtime: bool, obs: str = STANDARD_OBS) -> RunKey:
     """The identity of the run a case plays (the same shape as results.run_key)."""
     return run_key({"task": case.task.id, "model": case.model.name, "repeat": case.repeat,
-                    "protocol": "realtime" if realtime else "paused", "seed": case.seed(base_seed)})
+                    "protocol": "realtime" if realtime else "paused", "seed": case.seed(base_seed), "obs": obs})
 
 
 def scored_keys(records: Iterable[dict[str, Any]]) -> set[RunKey]:

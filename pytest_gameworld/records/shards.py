@@ -7,6 +7,8 @@ import json
 import re
 from typing import Any, Sequence
 
+from ..catalog.specs import STANDARD_OBS
+
 _SHARD = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 
 
@@ -37,11 +39,11 @@ def plan_id(runs: Sequence[dict[str, Any]]) -> str:
     return hashlib.sha256("\n".join(keys).encode()).hexdigest()[:12]
 
 
-def plan_run(case: Any, seed: int, protocol: str) -> dict[str, Any]:
+def plan_run(case: Any, seed: int, protocol: str, obs: str = STANDARD_OBS) -> dict[str, Any]:
     """One run of a session's selection (a cases.Case), with the identity fields its record will carry."""
     return {"item": case.node_id, "game": case.game.id, "genre": case.game.genre, "level": case.game.level,
             "task": case.task.id, "model": case.model.name, "interface": case.model.interface,
-            "repeat": case.repeat, "seed": seed, "protocol": protocol}
+            "repeat": case.repeat, "seed": seed, "protocol": protocol, "obs": obs}
 
 
 def build_plan(runs: Sequence[dict[str, Any]], shard: tuple[int, int] | None,

@@ -6,7 +6,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ..catalog.specs import GENRES
+from ..catalog.specs import GENRES, STANDARD_OBS
 from ..records.run_record import RunView, latest_attempts, missing_line
 
 
@@ -69,8 +69,11 @@ class ModelSummary:
 
 
 def summary_key(rec: dict[str, Any]) -> str:
-    """Summaries are per model and protocol: real-time runs never mix with paused ones."""
-    return rec["model"] + (" [rt]" if rec.get("protocol") == "realtime" else "")
+    """Summaries are per model, protocol and observation mode: real-time runs never mix with paused ones,
+    nor runs that saw the state as text with runs that saw only screenshots."""
+    obs = rec.get("obs") or STANDARD_OBS
+    return rec["model"] + (" [rt]" if rec.get("protocol") == "realtime" else "") + \
+        ("" if obs == STANDARD_OBS else f" [{obs}]")
 
 
 def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, ModelSummary]:
@@ -101,6 +104,19 @@ def summarize(view: RunView) -> dict[str, ModelSummary]:
     return out
 
 
+HUMAN_PREFIX = "human:"  # `gameworld human --name NAME` plays as model human:NAME
+
+
+def is_human(model: str) -> bool:
+    """Whether a summary's model is a person measured here (`gameworld human`)."""
+    return model.startswith(HUMAN_PREFIX)
+
+
+def table_order(summaries: dict[str, ModelSummary]) -> list[str]:
+    """Rows in table order: measured humans first, then the models, each alphabetically."""
+    return sorted(summaries, key=lambda name: (not is_human(name), name))
+
+
 def table_cells(summaries: dict[str, ModelSummary]) -> list[list[str]]:
     """The paper's Table 6 layout as cells: SR/PG per genre and overall, one row per model."""
     genres = [g for g in GENRES if any(g in s.genres for s in summaries.values())]
@@ -108,12 +124,13 @@ def table_cells(summaries: dict[str, ModelSummary]) -> list[list[str]]:
     head = (["model"] + [f"{g.capitalize()} SR/PG" for g in genres]
             + ["Overall SR/PG", "IAR % (NTC/OOS)", "runs", "sec/step", "tok/step", "$/run", "$ total"])
     rows = [head]
-    for name in sorted(summaries):
+    for name in table_order(summaries):
         s = summaries[name]
         cells = [f"{s.genres[g].sr:.1f}/{s.genres[g].pg:.1f}" if g in s.genres else "-" for g in genres]
         iar, n, o = s.iar
         per_step = s.steps or 1
-        rows.append([f"{name} ({s.interface})" if s.interface else name, *cells,
+        label = f"{name} (measured human)" if is_human(name) else f"{name} ({s.interface})" if s.interface else name
+        rows.append([label, *cells,
                      f"{s.overall.sr:.1f}/{s.overall.pg:.1f}", f"{iar:.1f} ({n:.1f}/{o:.1f})",
                      f"{s.overall.runs}" + (f" +{len(s.missing)} missing" if s.missing else ""),
                      f"{s.sec / per_step:.3f}", f"{(s.tokens_in + s.tokens_out) / per_step:.0f}",

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..catalog.specs import GENRES
+from ..catalog.specs import GENRES, STANDARD_OBS
 from .aggregate import align_columns
 
 METRICS = ("sr", "pg", "iar")
@@ -205,7 +205,7 @@ def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed:
         baseline = [{**r, "model": new} for r in baseline]
     base = {pair_key(r): r for r in baseline}
     pairs = []
-    skipped = 0
+    skipped, other_obs = 0, 0
     for rec in current:
         other = base.get(pair_key(rec))
         if other is None:
@@ -213,10 +213,16 @@ def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed:
         if other.get("max_steps") != rec.get("max_steps"):
             skipped += 1  # a different step budget is a different experiment
             continue
+        if (other.get("obs") or STANDARD_OBS) != (rec.get("obs") or STANDARD_OBS):
+            other_obs += 1  # so is a different observation mode (--gw-obs)
+            continue
         pairs.append((other, rec))
     out = Comparison(shared=len(pairs), notes=notes)
     if skipped:
         out.notes.append(f"{skipped} run(s) not compared: played with a different step budget than the baseline")
+    if other_obs:
+        out.notes.append(f"{other_obs} run(s) not compared: played with a different observation mode (--gw-obs) "
+                         "than the baseline")
     versions = {r.get("catalog_version") for pair in pairs for r in pair} - {None, ""}
     if len(versions) > 1:
         out.notes.append(f"the sessions used different catalog versions ({', '.join(sorted(versions))})")

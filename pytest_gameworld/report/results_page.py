@@ -18,7 +18,7 @@ from .outcome import outcome
 from ..records.comparability import normalization_problem, session_facts_of, step_budget
 from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunView, read_results
 from ..records.sessions import read_plan
-from .aggregate import ModelSummary, summary_key
+from .aggregate import ModelSummary, is_human, summary_key, table_order
 from ..records.jsonl import Damage
 from .run_viewer import PAGE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread
@@ -30,6 +30,17 @@ CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 def reference_rows() -> dict[str, Any]:
     """The paper's published Table 6 rows, shipped as package data."""
     return json.loads(resources.files("pytest_gameworld").joinpath("data/paper_reference.json").read_text())
+
+
+def published_human_lines() -> list[str]:
+    """The paper's human rows as text lines, marked as published (for `gameworld report` beside measured humans)."""
+    ref = reference_rows()
+    head = " · ".join(c.capitalize() for c in ref["columns"])
+    lines = [f"published human figures, not measured here ({ref['source']}); SR/PG per {head}:"]
+    for r in ref["rows"]:
+        if r.get("kind") == "human":
+            lines.append(f"  [published] {r['agent']}: " + "  ".join(f"{sr:.1f}/{pg:.1f}" for sr, pg in r["sr_pg"]))
+    return lines
 
 
 def viewer_href(rec: Mapping[str, Any]) -> str | None:
@@ -109,11 +120,12 @@ def _table6(data: PageData) -> str:
     ref = reference_rows()
     head = "".join(f"<th>{g.capitalize()}</th>" for g in GENRES)
     rows = []
-    for name in sorted(data.summaries):
+    for name in table_order(data.summaries):
         s = data.summaries[name]
         cells = "".join(f"<td>{s.genres[g].sr:.1f} / {s.genres[g].pg:.1f}</td>" if g in s.genres
                         else '<td class="dim">–</td>' for g in GENRES)
-        rows.append(f"<tr><td>{_model_label(s)}</td>{cells}<td class=\"strong\">{s.overall.sr:.1f} / "
+        tag = '<span class="tag">measured human</span> ' if is_human(name) else ""
+        rows.append(f"<tr><td>{tag}{_model_label(s)}</td>{cells}<td class=\"strong\">{s.overall.sr:.1f} / "
                     f"{s.overall.pg:.1f}</td><td>{s.overall.runs}</td></tr>")
     if data.deviations:  # the paper's rows were played under the standard protocol: not comparable
         rows.append(f'<tr class="refhead"><td colspan="{len(GENRES) + 3}">Published figures not shown: this '
@@ -285,6 +297,7 @@ def render(data: PageData, generated: str) -> str:
     models = ", ".join(sorted(data.summaries)) or "none"
     versions = sorted({r.get("catalog_version", "") for r in data.view.scored if r.get("catalog_version")})
     protocols = sorted({r.get("protocol") or "paused" for r in data.view.scored})
+    observed = sorted({r.get("obs") or "screenshot" for r in data.view.scored})
     problem = f'<section><p class="bad">{_e(data.problem)}</p></section>' if data.problem else ""
     if data.deviations:
         problem += (f'<p class="nonstandard">Non-standard session: {_e("; ".join(data.deviations))}. '
@@ -309,7 +322,7 @@ else "; needs two or more models"}.</p></section>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>GameWorld results — {_e(data.session)}</title><style>{STYLE}</style></head>
 <body><header><h1>GameWorld results — session {_e(data.session)}</h1>
-<p>{runs} scored runs · {len(data.missing)} missing · models: {_e(models)} · protocol: {_e(", ".join(protocols) or "–")}
+<p>{runs} scored runs · {len(data.missing)} missing · models: {_e(models)} · protocol: {_e(", ".join(protocols) or "–")} · observation: {_e(", ".join(observed) or "–")}
 {_e(_endpoints(data))}
 · catalog {_e(", ".join(versions) or "–")} · written {_e(generated)}</p></header>
 <main>{problem}{body}</main></body></html>

@@ -66,7 +66,8 @@ async def play_task(open_game, catalog: Catalog, tmp_path: Path) -> PlayFn:
     counter = iter(range(1000))
 
     async def _play(task_id: str, model: str | Agent, seed: int = 7, realtime: bool = False,
-                    max_steps: int | None = None, run_dir: Path | None = None, model_spec: ModelSpec | None = None):
+                    max_steps: int | None = None, run_dir: Path | None = None, model_spec: ModelSpec | None = None,
+                    obs: str = "screenshot"):
         task = find_task(catalog, task_id)
         spec = model_spec or catalog.resolve_model(model if isinstance(model, str) else "noop")
         agent = make_agent(spec) if isinstance(model, str) else model
@@ -75,7 +76,8 @@ async def play_task(open_game, catalog: Catalog, tmp_path: Path) -> PlayFn:
         run_dir = run_dir or tmp_path / f"run{next(counter)}"
         cfg = RunConfig(item_id=f"{task.game}/{task.id}", game=catalog.games[task.game], task=task, model=spec,
                         seed=seed, repeat=0, run_dir=run_dir, results_path=tmp_path / "results.jsonl",
-                        prompts_dir=catalog.root / "prompts", realtime=realtime, max_steps=max_steps)
+                        prompts_dir=catalog.root / "prompts", realtime=realtime, max_steps=max_steps,
+                        obs=obs)
         session = await open_game(task.game, seed)
         record, final = await play(session, agent, cfg)
         return record, final, run_dir / "steps.jsonl"

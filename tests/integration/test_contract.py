@@ -109,3 +109,26 @@ async def _supports_seed(open_game, game_id: str) -> bool:
     caps = await s.eval("() => (window.gameAPI && window.gameAPI.capabilities) || {}")
     return caps.get("supports_seed", True) is not False
 
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_observable_fields_exist_at_the_start_of_every_task_and_none_is_hidden(open_game, catalog, game_id):
+    """What --gw-obs state|both shows: every declared field is in the state each task starts from (one page per
+    game, initialised for each task in turn), and nothing on the game's hidden list is among them."""
+    from pytest_gameworld.catalog.specs import overlaps
+    from pytest_gameworld.play.evaluator import read_path
+
+    game = catalog.games[game_id]
+    assert game.observable, f"{game_id} declares no observable fields"
+    assert not [(o, h) for o in game.observable for h in game.hidden if overlaps(o, h)]
+    s = await open_game(game_id, seed=3)
+    for task in (t for t in catalog.tasks if t.game == game_id):
+        state = await s.init({"seed": 3, "level": task.level, "difficulty": task.difficulty,
+                              "task": task.oracle_view(), **task.init})
+        missing = []
+        for path in game.observable:
+            try:
+                read_path(state, path)
+            except KeyError:
+                missing.append(path)
+        assert not missing, f"{game_id} task {task.id}: observable field(s) not in its starting state: {missing}"

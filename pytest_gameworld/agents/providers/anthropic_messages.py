@@ -8,7 +8,7 @@ from typing import Any
 
 from ...play.actions import Proposal
 from ..base import RunContext, Usage
-from .base import Parsed, ProviderAgent
+from .base import Parsed, ProviderAgent, display_size
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
@@ -178,7 +178,7 @@ class AnthropicAgent(ProviderAgent):
     def coordinate_mode(self) -> Mode:
         return "absolute" if self.native else self.spec.coordinates
 
-    def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
+    def build_request(self, user: list[Part], image: Image | None, frame: Frame) -> dict[str, Any]:
         spec = self.spec
         # The API requires a limit; 2048 is the original's when a spec leaves it to the provider.
         request: dict[str, Any] = {"model": spec.model, "max_tokens": spec.max_output_tokens or 2048,
@@ -192,8 +192,9 @@ class AnthropicAgent(ProviderAgent):
             if version.startswith("computer_toolset"):
                 request["tools"] = [{"type": version}]
             else:
-                request["tools"] = [{"type": version, "name": "computer", "display_width_px": image.width,
-                                     "display_height_px": image.height, "display_number": 1}]
+                width, height = display_size(image, frame)
+                request["tools"] = [{"type": version, "name": "computer", "display_width_px": width,
+                                     "display_height_px": height, "display_number": 1}]
                 beta = spec.extra.get("computer_beta") or COMPUTER_BETAS.get(version, "computer-use-2025-11-24")
                 request["betas"] = [beta]
         else:

@@ -64,7 +64,8 @@ class ProviderAgent:
     async def send(self, request: dict[str, Any]) -> Any:
         raise NotImplementedError
 
-    def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
+    def build_request(self, user: list[Part], image: Image | None, frame: Frame) -> dict[str, Any]:
+        """The request for this step; ``image`` is None when no screenshot is sent (--gw-obs state)."""
         raise NotImplementedError
 
     def parse(self, response: Any, frame: Frame) -> Parsed:
@@ -105,18 +106,23 @@ class ProviderAgent:
 
     async def act(self, obs: Observation) -> AgentReply:
         ctx = self._context()
-        if obs.screenshot is None:
+        if obs.screenshot is None and obs.state_text is None:
             raise AgentError(f"{self.spec.name}: no screenshot in the observation")
-        image = await asyncio.to_thread(encode_screenshot, obs.screenshot, self.spec.screenshot_format,
-                                        self.spec.screenshot_width)
+        image = None if obs.screenshot is None else await asyncio.to_thread(
+            encode_screenshot, obs.screenshot, self.spec.screenshot_format, self.spec.screenshot_width)
         frame = self.frame(image)
-        self.layout = layout(self.spec, ctx.prompt.text, ctx.role, image.size)
-        sent_images = [*self.memory.images(), image]
-        request = self.build_request([*self.memory.parts(), self.layout.step_text, image], image, frame)
+        self.layout = layout(self.spec, ctx.prompt.text, ctx.role, display_size(image, frame))
+        sent_images = [*self.memory.images(), *([image] if image else [])]
+        # --gw-obs: the screen (step text and image), the state as text beside it, or the text alone.
+        shown: list[Part] = [self.layout.step_text, image] if image else []
+        if obs.state_text:
+            shown.append(obs.state_text)
+        request = self.build_request([*self.memory.parts(), *shown], image, frame)
         parsed = await self._exchange(request, frame)
         calls, _ = self.interpret(parsed, frame)
         first = calls[0] if calls else None
-        self.memory.add(Round(self.layout.step_text, image, self._memory_reasoning(parsed),
+        said = "\n".join(p for p in shown if isinstance(p, str))
+        self.memory.add(Round(said, image, self._memory_reasoning(parsed),
                               action_json(first, self.interface, parsed.memory_call_id)))
         record = {"api": self.label, "base_url": self.conn.base_url if self.conn else None,
                   **scrub(request, sent_images)}
@@ -183,14 +189,14 @@ class ProviderAgent:
             raise AgentError(f"{self.spec.name}: act() before begin()")
         return self.ctx
 
-    def frame(self, image: Image) -> Frame:
-        """The coordinate frame for this step's sent image."""
+    def frame(self, image: Image | None) -> Frame:
+        """The coordinate frame for this step's sent image (the viewport's pixels when none is sent)."""
         vp = self._context().game.viewport
-        size = image.size
+        size = image.size if image is not None else (vp.width, vp.height)
         factor = self.spec.extra.get("smart_resize")
         if factor and self.coordinate_mode() == "absolute":
             # The server's processor resizes the image before the model sees it (Qwen2.5-VL/UI-TARS).
-            size = smart_resize(image.width, image.height, int(factor))
+            size = smart_resize(size[0], size[1], int(factor))
         return Frame.for_image((vp.width, vp.height), size, self.coordinate_mode())
 
     def step_text(self, obs: Observation) -> str:
@@ -241,6 +247,11 @@ class ProviderAgent:
             return
         self.pointer = (action.to_x, action.to_y) if action.to_x is not None and action.to_y is not None \
             else (action.x, action.y)
+
+
+def display_size(image: Image | None, frame: Frame) -> tuple[int, int]:
+    """The screen's size as a native tool or prompt states it: the sent image's, else the viewport's."""
+    return image.size if image is not None else (frame.viewport_w, frame.viewport_h)
 
 
 def _jsonable(value: Any) -> Any:

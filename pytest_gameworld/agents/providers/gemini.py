@@ -190,7 +190,7 @@ class GeminiAgent(ProviderAgent):
     def coordinate_mode(self) -> Mode:
         return "normalized_1000" if self.native else self.spec.coordinates
 
-    def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
+    def build_request(self, user: list[Part], image: Image | None, frame: Frame) -> dict[str, Any]:
         spec = self.spec
         config: dict[str, Any] = {"system_instruction": self.system_prompt}
         if spec.temperature is not None:

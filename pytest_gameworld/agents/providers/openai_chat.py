@@ -83,7 +83,7 @@ class OpenAIChatAgent(ProviderAgent):
             request["extra_body"] = dict(spec.extra["extra_body"])
         return request
 
-    def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
+    def build_request(self, user: list[Part], image: Image | None, frame: Frame) -> dict[str, Any]:
         request = self.base_request(user)
         request["tools"] = [to_openai_chat(t) for t in self.tools(frame)]
         if self.spec.extra.get("tool_choice"):  # sent only when the spec names one (the original names its own)
@@ -112,7 +112,7 @@ class OpenAITextAgent(OpenAIChatAgent):
 
     label = "openai chat (text format)"
 
-    def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
+    def build_request(self, user: list[Part], image: Image | None, frame: Frame) -> dict[str, Any]:
         return self.base_request(user)
 
     def parse(self, response: Any, frame: Frame) -> Parsed:

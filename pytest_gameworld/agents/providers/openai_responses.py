@@ -8,7 +8,7 @@ from typing import Any
 from ...play.actions import Proposal
 from ...catalog.specs import ModelSpec
 from ..base import RunContext, Usage
-from .base import Parsed, ProviderAgent
+from .base import Parsed, ProviderAgent, display_size
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
@@ -183,7 +183,7 @@ class OpenAIResponsesAgent(ProviderAgent):
         """Answer the last computer_call with the new screenshot (an option; the original starts each step anew)."""
         return self.native and bool(self.spec.extra.get("chain_computer_calls"))
 
-    def build_request(self, user: list[Part], image: Image, frame: Frame) -> dict[str, Any]:
+    def build_request(self, user: list[Part], image: Image | None, frame: Frame) -> dict[str, Any]:
         spec = self.spec
         request: dict[str, Any] = {"model": spec.model}
         if spec.max_output_tokens is not None:
@@ -192,7 +192,7 @@ class OpenAIResponsesAgent(ProviderAgent):
             request["temperature"] = spec.temperature
         # The prompt is a system message in the input, as the original sends it (not `instructions`).
         system = [{"role": "system", "content": self.content([self.system_prompt])}] if self.system_prompt else []
-        if self.chained and self.pending:
+        if self.chained and self.pending and image is not None:  # no screenshot (--gw-obs state): a new turn
             # Answer the last computer_call with this step's screenshot, as the tool expects.
             call = self.pending[-1]
             output = {"type": "computer_call_output", "call_id": call["call_id"],
@@ -207,7 +207,8 @@ class OpenAIResponsesAgent(ProviderAgent):
             tool_type = spec.extra.get("computer_tool", "computer_use_preview")
             tool: dict[str, Any] = {"type": tool_type}
             if tool_type == "computer_use_preview":
-                tool.update(display_width=image.width, display_height=image.height,
+                width, height = display_size(image, frame)
+                tool.update(display_width=width, display_height=height,
                             environment=spec.extra.get("environment", "browser"))
             request["tools"] = [tool]
             request["truncation"] = "auto"  # required by computer-use-preview
