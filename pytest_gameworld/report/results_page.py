@@ -316,18 +316,16 @@ else "; needs two or more models"}.</p></section>
 """
 
 
-def write_results_page(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = (),
-                       baselines: Path | None = None) -> Path:
-    """Write <session>/index.html (and any run's missing viewer); returns the page's path.
+def session_page_data(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = (),
+                      baselines: Path | None = None) -> PageData:
+    """A session folder's page figures, read from its results.jsonl and plan (damaged lines named, never fatal).
 
     Baselines: the file given, else the one the session named (--gw-baselines), else the catalog's.
     """
     from ..catalog.native import default_catalog_dir
 
     lines = read_results(session_dir / "results.jsonl")
-    records = lines.records
     plan = read_plan(session_dir)
-    write_missing_viewers(session_dir, records)
     named = ((plan or {}).get("options") or {}).get("baselines")
     source = baselines or (Path(named) if named else None) or catalog_root or default_catalog_dir()
     try:
@@ -335,8 +333,15 @@ def write_results_page(session_dir: Path, catalog_root: Path | None = None, unre
     except BaselinesError:
         found = None
     rates = task_rates(found) if found is not None else None
-    data = page_data(session_dir.name, records, rates, unrecorded, plan, made_step_budget(found) if found else 0,
-                     lines.damaged)
+    return page_data(session_dir.name, lines.records, rates, unrecorded, plan,
+                     made_step_budget(found) if found else 0, lines.damaged)
+
+
+def write_results_page(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = (),
+                       baselines: Path | None = None) -> Path:
+    """Write <session>/index.html (and any run's missing viewer); returns the page's path."""
+    write_missing_viewers(session_dir, read_results(session_dir / "results.jsonl").records)
+    data = session_page_data(session_dir, catalog_root, unrecorded, baselines)
     path = session_dir / PAGE_NAME
     now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     path.write_text(render(data, now), encoding="utf-8")
