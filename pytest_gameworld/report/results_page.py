@@ -20,7 +20,7 @@ from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunView, read_resu
 from ..records.sessions import read_plan
 from .aggregate import ModelSummary, summary_key
 from ..records.jsonl import Damage
-from .run_viewer import PAGE_NAME, VIEWER_NAME, write_missing_viewers
+from .run_viewer import PAGE_NAME, TRACE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread
 
 FLOOR_NOTE = '<span class="tag">floor</span> random solves it more often than not'
@@ -56,6 +56,7 @@ class PageData:
     deviations: list[str] = field(default_factory=list)  # how the session differs from the standard protocol
     not_normalized: str | None = None  # why no normalized score is given against these baselines
     facts: dict[str, Any] = field(default_factory=dict)  # the session's comparability facts (endpoints, budget)
+    folder: Path = Path(".")  # the session folder (to tell which runs kept a trace)
 
 
 def page_data(session: str, records: list[dict[str, Any]], baselines: TaskRates | None,
@@ -233,6 +234,9 @@ def _runs(data: PageData) -> str:
     for r in recs:
         href = viewer_href(r)
         link = f'<a href="{_e(href)}">viewer</a>' if href else ""
+        trace = str(Path(href).parent / TRACE_NAME) if href else None
+        if trace and (data.folder / trace).is_file():
+            link += f' <a href="{_e(trace)}" download title="open with: playwright show-trace">trace</a>'
         if r.get("status") != OK:
             word = {NOT_PLAYED: "NOT PLAYED", INTERRUPTED: "INTERRUPTED"}.get(r.get("status"), "FAULT")
             cls, outcome = "fault", f'{word} <span class="err">{_e(r.get("error") or r.get("status"))}</span>'
@@ -333,8 +337,10 @@ def session_page_data(session_dir: Path, catalog_root: Path | None = None, unrec
     except BaselinesError:
         found = None
     rates = task_rates(found) if found is not None else None
-    return page_data(session_dir.name, lines.records, rates, unrecorded, plan,
+    data = page_data(session_dir.name, lines.records, rates, unrecorded, plan,
                      made_step_budget(found) if found else 0, lines.damaged)
+    data.folder = session_dir
+    return data
 
 
 def write_results_page(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = (),

@@ -23,6 +23,7 @@ from ..records.jsonl import read_lines
 
 VIEWER_NAME = "viewer.html"
 PAGE_NAME = "index.html"  # the session's results page, which each viewer links back to
+TRACE_NAME = "trace.zip"  # a run's Playwright trace beside its steps.jsonl (--gw-tracing)
 TEXT_LIMIT = 20_000  # characters of one reply field kept in the viewer (steps.jsonl keeps everything)
 INLINE_FRAMES_LIMIT = 256 * 1024  # bytes of frames inlined (a short run stays one file); past it they are linked, not copied
 MIME = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp"}
@@ -127,11 +128,14 @@ def _frames(run_dir: Path, lines: Iterable[dict[str, Any]]) -> dict[str, str]:
     return out
 
 
-def render(data: dict[str, Any], back: str | None, chart_svg: str = "") -> str:
+def render(data: dict[str, Any], back: str | None, chart_svg: str = "", trace: str | None = None) -> str:
     meta = data["meta"]
     script_hash = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
     csp = f"default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'"
     link = f'<a href="{html.escape(back)}">← results page</a>' if back else ""
+    if trace:  # a zip the browser downloads; `playwright show-trace` (or trace.playwright.dev) opens it
+        link += (f' <a href="{html.escape(trace)}" download title="open with: playwright show-trace '
+                 f'{html.escape(trace)}">Playwright trace</a>')
     damaged = f'<p class="damaged">{html.escape(data["damaged"])}</p>' if data.get("damaged") else ""
     no_frame = ("no frame kept for this step (built-in agents keep none unless --gw-keep-frames; "
                 "--gw-no-frames turns them off for provider models)")
@@ -191,7 +195,8 @@ def write_viewer(run_dir: Path) -> Path:
     session = session_of(run_dir)
     back = os.path.relpath(session / PAGE_NAME, run_dir.resolve()) if session else None
     path = run_dir / VIEWER_NAME
-    path.write_text(render(data, back, chart_svg), encoding="utf-8")
+    trace = TRACE_NAME if (run_dir / TRACE_NAME).is_file() else None
+    path.write_text(render(data, back, chart_svg, trace), encoding="utf-8")
     return path
 
 

@@ -14,9 +14,7 @@ from typing import Any, Mapping
 from ..records.run_record import OK, read_results
 from .aggregate import summary_key
 from .results_page import PageData, session_page_data, viewer_href
-from .run_viewer import PAGE_NAME
-
-TRACE_NAME = "trace.zip"  # a run's Playwright trace, beside its steps.jsonl (--gw-tracing)
+from .run_viewer import PAGE_NAME, TRACE_NAME
 
 
 def session_dirs(results: Path) -> list[Path]:
