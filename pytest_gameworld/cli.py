@@ -1,4 +1,4 @@
-"""The `gameworld` command: play, human, report, merge, list, snapshot, calibrate, serve, validate, assets."""
+"""The `gameworld` command: play, human, report, view, merge, list, snapshot, calibrate, serve, validate, assets."""
 
 from __future__ import annotations
 
@@ -284,6 +284,28 @@ def _calibrate(args: argparse.Namespace) -> int:
     return 1 if faults or not result.tasks else 0
 
 
+def _view(args: argparse.Namespace) -> int:
+    """Write the index of every session under --results into DIR; with --serve, serve it on loopback."""
+    from .report.session_index import session_dirs, write_index
+    from .report.view_server import serve
+
+    out = args.dir if args.dir is not None else args.results
+    if not args.results.is_dir():
+        print(f"gameworld view: {args.results}: no such folder (play a session first, or give --results)",
+              file=sys.stderr)
+        return 2
+    try:
+        page = write_index(args.results, out, args.catalog)
+    except (OSError, ValueError) as exc:
+        print(f"gameworld view: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {page}: {len(session_dirs(args.results))} session(s) (open it from disk, or --serve)")
+    if not args.serve:
+        return 0
+    root = Path(os.path.commonpath([args.results.resolve(), out.resolve()]))
+    return serve(root, page, args.port, args.serve_for)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The `gameworld` command; a reader that stops early (`| head`) ends it quietly."""
     try:
@@ -344,6 +366,14 @@ def _dispatch(argv: list[str]) -> int:
     r.add_argument("--catalog", type=Path, default=None, help="the catalog whose baselines the page uses")
     r.add_argument("--baselines", type=Path, default=None,
                    help="the baselines file the page uses (default: the session's --gw-baselines, else the catalog's)")
+    vw = sub.add_parser("view", help="an index of every session: sort and filter sessions and runs, compare a task")
+    vw.add_argument("dir", nargs="?", type=Path, default=None,
+                    help="the folder to write index.html into (default: the results folder)")
+    vw.add_argument("--results", type=Path, default=Path("reports"), help="the sessions' folder (default reports)")
+    vw.add_argument("--catalog", type=Path, default=None, help="the catalog whose baselines normalize the scores")
+    vw.add_argument("--serve", action="store_true", help="serve it on a loopback port until Ctrl-C")
+    vw.add_argument("--port", type=int, default=0, help="the port for --serve (default: any free one)")
+    vw.add_argument("--serve-for", type=float, default=None, metavar="SECONDS", help="end --serve after this long")
     s = sub.add_parser("snapshot", help="save a mid-game screenshot of a game (or 'all') for the gallery")
     s.add_argument("game", help="game id, e.g. 05-breakout, or 'all'")
     s.add_argument("--task", default=None, help="task id (default: the game's first task)")
@@ -394,6 +424,8 @@ def _dispatch(argv: list[str]) -> int:
         return _calibrate(args)
     if args.command == "assets":
         return _assets(args)
+    if args.command == "view":
+        return _view(args)
     return _validate(args) if args.command == "validate" else _report(args)
 
 

@@ -70,6 +70,7 @@ class AgentReply:
     raw: Any = None
     request: Any = None
     usage: Usage = field(default_factory=Usage)
+    retries: list[str] = field(default_factory=list)  # why each failed attempt before the answer failed
     # A replayed step carries its recorded action, verdict and latency and skips parsing.
     action: Action | None = None
     validity: Validity | None = None

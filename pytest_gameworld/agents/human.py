@@ -8,7 +8,8 @@ import base64
 import time
 from typing import Any
 
-from ..browser.sandbox import BrowserNotFound, find_browser
+from ..browser.faults import BrowserNotFound
+from ..browser.launch import find_browser
 from ..catalog.specs import ModelSpec
 from ..play.actions import Proposal
 from ..play.evaluator import ScoreError, task_score

@@ -50,13 +50,14 @@ class Catalog:
                 names[n.lower()] = spec.name
         return names
 
-    def resolve_model(self, ref: str, overrides: dict[str, Any] | None = None) -> ModelSpec:
-        """A model by name, alias or YAML path, with optional field overrides."""
+    def resolve_model(self, ref: str, overrides: dict[str, Any] | None = None, interface: str | None = None) -> ModelSpec:
+        """A model by name, alias or YAML path, with optional field overrides; ``interface`` (--gw-interface)
+        chooses a PROVIDER/MODEL name's interface, and any other spec must already have it."""
         ref = ref.strip()
         if ref.endswith((".yaml", ".yml")):
             spec = load_model_file(Path(ref))
         elif is_model_name(ref):
-            spec = spec_from_name(ref)
+            spec = spec_from_name(ref, interface)
         else:
             base, _, arg = ref.partition(":")
             base, at, skill = base.partition("@")
@@ -68,6 +69,10 @@ class Catalog:
                 spec = _skill_rung(spec, skill)
             if arg:  # e.g. replay:<path>: the argument becomes part of the spec's extra
                 spec = spec.model_copy(update={"name": f"{spec.name}:{arg}", "extra": {**spec.extra, "arg": arg}})
+        if interface and spec.interface != interface:
+            raise CatalogError(f"--gw-interface {interface}: model {ref!r} is a {spec.interface} spec; the option "
+                               "chooses the interface of PROVIDER/MODEL names (for a catalog spec, name its "
+                               f"{interface} twin: `gameworld list models --interface {interface}`)")
         if overrides:
             try:
                 data = spec.model_dump()

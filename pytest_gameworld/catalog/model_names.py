@@ -54,8 +54,13 @@ def split_name(ref: str) -> tuple[str, str, str]:
 
 
 def spec_from_name(ref: str, interface: str | None = None) -> ModelSpec:
-    """The model spec a ``PROVIDER/MODEL[:cua]`` name stands for; ``interface`` (generalist|cua) wins over the suffix."""
+    """The model spec a ``PROVIDER/MODEL[:cua]`` name stands for, with ``interface`` (generalist|cua, from
+    --gw-interface) when given; a suffix that says otherwise is a CatalogError (one line)."""
     provider, model, suffix_interface = split_name(ref)
+    suffix = ref.strip().rpartition(":")[2]
+    if interface and suffix in INTERFACE_SUFFIXES and suffix != interface:
+        raise CatalogError(f"--gw-interface {interface} contradicts the suffix :{suffix} of model name {ref!r}; "
+                           "give one of them")
     chosen = interface or suffix_interface
     defaults = PROVIDERS[provider]
     name = _UNSAFE.sub("-", f"{provider}-{model}").strip("-") + ("-cua" if chosen == "cua" else "")

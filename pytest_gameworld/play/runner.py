@@ -156,7 +156,7 @@ class Turn:
         return {"request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
                 "calls": [c.to_json() for c in reply.calls], "extra_calls": max(0, len(reply.calls) - 1),
                 "verdict": self.verdict.to_json(), "latency_ms": self.latency_ms, "usage": reply.usage.to_json(),
-                "cost_usd": self.cost}
+                "cost_usd": self.cost, "retries": list(reply.retries)}
 
 
 async def gather_all(coros: list[Awaitable[Any]]) -> list[Any]:
@@ -297,7 +297,8 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         who = {"roles": {s.name: {"prompt": s.ctx.prompt.sections} for s in seats}}
     traj.write({"event": "start", "item": cfg.item_id, "game": cfg.game.id, "task": cfg.task.id,
                 "model": cfg.model.name, "seed": cfg.seed, "repeat": cfg.repeat,
-                "protocol": record.protocol, "obs": cfg.obs, **who})
+                "protocol": record.protocol, "obs": cfg.obs, "priced": record.priced,
+                "viewport": {"width": cfg.game.viewport.width, "height": cfg.game.viewport.height}, **who})
     run = _Run(session, seats, cfg, Evaluator(task), traj)
     per_role = {s.name: s.tally for s in seats}
     started = time.perf_counter()

@@ -89,7 +89,8 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         catalog = load_catalog(settings.catalog)
         config.stash[ASSETS] = AssetStore.load(settings.assets) if settings.assets else None
-        models = [catalog.resolve_model(ref, settings.model_overrides()) for ref in split_model_refs(settings.models)]
+        models = [catalog.resolve_model(ref, settings.model_overrides(), settings.interface or None)
+                  for ref in split_model_refs(settings.models)]
         gate = build_gate(settings.gates, settings.baseline, settings.max_drop, settings.max_drop_strict,
                           settings.gate_allow_missing) if worker is None else GateConfig()
     except (CatalogError, ValueError) as exc:

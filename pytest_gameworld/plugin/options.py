@@ -16,6 +16,8 @@ from ..records.shards import parse_shard
 OPTIONS: list[tuple[str, str, Any, str]] = [
     ("model", "list", [], "model spec to benchmark (name, alias or YAML path); repeatable or comma-separated"),
     ("model-opt", "list", [], "override a model spec field for this session, key=value (repeatable)"),
+    ("interface", "str", "", "generalist or cua: the interface of PROVIDER/MODEL names (a :cua suffix says the "
+                             "same; given both, they must agree)"),
     ("repeat", "int", 1, "run every task N times"),
     ("seed", "int", 0, "base seed; each run's seed derives from (base seed, task, repeat)"),
     ("rt", "bool", False, "real-time protocol: the clock also advances by the agent's latency"),
@@ -57,6 +59,8 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
                                      "round-robin"),
     ("assets", "path", "", "serve the pages' internet assets (web fonts, sprites) from this folder (written by "
                            "`gameworld assets record`) or HAR file; without it such requests are refused and named"),
+    ("tracing", "str", "off", "a Playwright trace of each run (screenshots, DOM snapshots, console) in its "
+                              "folder: off, on, or retain-on-failure (kept only for runs that faulted)"),
     ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
                          "runs; combine the shards' sessions with `gameworld merge`"),
 ]
@@ -124,6 +128,8 @@ class Settings:
 
     models: list[str] = field(default_factory=list)
     model_opts: dict[str, Any] = field(default_factory=dict)
+    interface: str = ""  # generalist or cua for PROVIDER/MODEL names; "" lets the name (or its suffix) say
+    tracing: str = "off"  # off, on, retain-on-failure
     repeat: int = 1
     seed: int = 0
     realtime: bool = False
@@ -175,6 +181,8 @@ class Settings:
         check_minimum("max-drop", max_drop)
         return cls(
             models=list(models), model_opts=parse_model_opts(raw["model-opt"]),
+            interface=_choice("interface", raw["interface"], INTERFACES, ""),
+            tracing=_choice("tracing", raw["tracing"], TRACING_MODES, "off"),
             repeat=int(raw["repeat"]), seed=int(raw["seed"]), realtime=bool(raw["rt"]),
             obs=_obs_mode(raw["obs"]),
             max_steps=int(raw["max-steps"]), results=Path(raw["results"] or "reports"),
@@ -209,6 +217,17 @@ class Settings:
 
 
 PROGRESS_MODES = ("auto", "live", "plain", "off")
+INTERFACES = ("generalist", "cua")
+TRACING_MODES = ("off", "on", "retain-on-failure")
+
+
+def _choice(name: str, value: Any, allowed: tuple[str, ...], default: str) -> str:
+    """One of ``allowed`` (case-insensitive; empty: ``default``), else a ValueError naming the option."""
+    chosen = str(value or "").strip().lower() or default
+    if chosen != default and chosen not in allowed:
+        raise ValueError(f"--gw-{name} (ini {_dest(name)}): invalid value {value!r}; expected one of "
+                         f"{', '.join(allowed)}")
+    return chosen
 
 
 def _positive(name: str, value: Any) -> float:

@@ -20,7 +20,7 @@ from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunView, read_resu
 from ..records.sessions import read_plan
 from .aggregate import ModelSummary, is_human, summary_key, table_order
 from ..records.jsonl import Damage
-from .run_viewer import PAGE_NAME, VIEWER_NAME, write_missing_viewers
+from .run_viewer import PAGE_NAME, TRACE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread
 
 FLOOR_NOTE = '<span class="tag">floor</span> random solves it more often than not'
@@ -67,6 +67,7 @@ class PageData:
     deviations: list[str] = field(default_factory=list)  # how the session differs from the standard protocol
     not_normalized: str | None = None  # why no normalized score is given against these baselines
     facts: dict[str, Any] = field(default_factory=dict)  # the session's comparability facts (endpoints, budget)
+    folder: Path = Path(".")  # the session folder (to tell which runs kept a trace)
 
 
 def page_data(session: str, records: list[dict[str, Any]], baselines: TaskRates | None,
@@ -245,6 +246,9 @@ def _runs(data: PageData) -> str:
     for r in recs:
         href = viewer_href(r)
         link = f'<a href="{_e(href)}">viewer</a>' if href else ""
+        trace = str(Path(href).parent / TRACE_NAME) if href else None
+        if trace and (data.folder / trace).is_file():
+            link += f' <a href="{_e(trace)}" download title="open with: playwright show-trace">trace</a>'
         if r.get("status") != OK:
             word = {NOT_PLAYED: "NOT PLAYED", INTERRUPTED: "INTERRUPTED"}.get(r.get("status"), "FAULT")
             cls, outcome = "fault", f'{word} <span class="err">{_e(r.get("error") or r.get("status"))}</span>'
@@ -329,18 +333,16 @@ else "; needs two or more models"}.</p></section>
 """
 
 
-def write_results_page(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = (),
-                       baselines: Path | None = None) -> Path:
-    """Write <session>/index.html (and any run's missing viewer); returns the page's path.
+def session_page_data(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = (),
+                      baselines: Path | None = None) -> PageData:
+    """A session folder's page figures, read from its results.jsonl and plan (damaged lines named, never fatal).
 
     Baselines: the file given, else the one the session named (--gw-baselines), else the catalog's.
     """
     from ..catalog.native import default_catalog_dir
 
     lines = read_results(session_dir / "results.jsonl")
-    records = lines.records
     plan = read_plan(session_dir)
-    write_missing_viewers(session_dir, records)
     named = ((plan or {}).get("options") or {}).get("baselines")
     source = baselines or (Path(named) if named else None) or catalog_root or default_catalog_dir()
     try:
@@ -348,8 +350,17 @@ def write_results_page(session_dir: Path, catalog_root: Path | None = None, unre
     except BaselinesError:
         found = None
     rates = task_rates(found) if found is not None else None
-    data = page_data(session_dir.name, records, rates, unrecorded, plan, made_step_budget(found) if found else 0,
-                     lines.damaged)
+    data = page_data(session_dir.name, lines.records, rates, unrecorded, plan,
+                     made_step_budget(found) if found else 0, lines.damaged)
+    data.folder = session_dir
+    return data
+
+
+def write_results_page(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = (),
+                       baselines: Path | None = None) -> Path:
+    """Write <session>/index.html (and any run's missing viewer); returns the page's path."""
+    write_missing_viewers(session_dir, read_results(session_dir / "results.jsonl").records)
+    data = session_page_data(session_dir, catalog_root, unrecorded, baselines)
     path = session_dir / PAGE_NAME
     now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     path.write_text(render(data, now), encoding="utf-8")

@@ -17,12 +17,15 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from . import charts
+from .transcript import Strings, messages
+from .viewer_script import SCRIPT, STYLE
 from ..records.jsonl import read_lines
 
 VIEWER_NAME = "viewer.html"
 PAGE_NAME = "index.html"  # the session's results page, which each viewer links back to
+TRACE_NAME = "trace.zip"  # a run's Playwright trace beside its steps.jsonl (--gw-tracing)
 TEXT_LIMIT = 20_000  # characters of one reply field kept in the viewer (steps.jsonl keeps everything)
-INLINE_FRAMES_LIMIT = 24 * 1024 * 1024  # bytes of frames inlined; past it frames are linked beside the file
+INLINE_FRAMES_LIMIT = 256 * 1024  # bytes of frames inlined (a short run stays one file); past it they are linked, not copied
 MIME = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp"}
 
 
@@ -59,31 +62,46 @@ def describe_action(action: Mapping[str, Any] | None) -> str:
     return " ".join(parts) + f" · {action.get('duration_ms', 0)} ms"
 
 
-def _turn(role: str, rec: Mapping[str, Any]) -> dict[str, Any]:
+def _turn(role: str, rec: Mapping[str, Any], strings: Strings) -> dict[str, Any]:
     verdict = rec.get("verdict") or {}
     reply = rec.get("reply") or {}
+    calls = rec.get("calls") if isinstance(rec.get("calls"), list) else []
+    first = calls[0] if calls and isinstance(calls[0], dict) else {}
+    usage = rec.get("usage") if isinstance(rec.get("usage"), dict) else None
+    retries = rec.get("retries") if isinstance(rec.get("retries"), list) else []
     return {"role": role, "validity": verdict.get("validity", "?"), "reason": verdict.get("reason") or "",
             "control": verdict.get("control") or "", "action": describe_action(verdict.get("action")),
+            "act": verdict.get("action") if isinstance(verdict.get("action"), dict) else None,
+            "proposed": first.get("args") if isinstance(first.get("args"), dict) else None,
+            "proposed_name": first.get("name"),
             "calls": _clip(rec.get("calls")), "reasoning": _clip(reply.get("reasoning")),
             "text": _clip(reply.get("text")), "raw": _clip(reply.get("raw")),
-            "latency_ms": rec.get("latency_ms")}
+            "latency_ms": rec.get("latency_ms"), "usage": usage, "cost_usd": rec.get("cost_usd"),
+            "retries": [_clip(r) for r in retries], "sent": messages(rec.get("request"), lambda t: strings(_clip(t)))}
 
 
 def viewer_data(lines: list[dict[str, Any]], frame_src: Mapping[str, str]) -> dict[str, Any]:
     """What the viewer shows, from a run's steps.jsonl lines (pure); frame_src maps a frame path to its URL."""
     start = next((ln for ln in lines if ln.get("event") == "start"), {})
     end = next((ln for ln in lines if ln.get("event") == "end"), {})
-    steps = []
+    strings = Strings()
+    steps, frames = [], {}
     for ln in (x for x in lines if x.get("event") == "step"):
         roles = ln.get("roles")
-        turns = [_turn(n, t) for n, t in roles.items()] if isinstance(roles, dict) else [_turn(start.get("role", ""), ln)]
+        turns = ([_turn(n, t, strings) for n, t in roles.items()] if isinstance(roles, dict)
+                 else [_turn(start.get("role", ""), ln, strings)])
+        url = frame_src.get(ln.get("frame") or "")
+        if url and isinstance(ln.get("step"), int):
+            frames[str(ln["step"])] = url  # a history image names its step: one copy serves both
         steps.append({"step": ln.get("step"), "episode": ln.get("episode", 1), "score": ln.get("score"),
                       "best": ln.get("best"), "progress": ln.get("progress"), "success": ln.get("success"),
-                      "reset": ln.get("reset"), "stop": ln.get("stop"), "frame": frame_src.get(ln.get("frame") or ""),
+                      "reset": ln.get("reset"), "stop": ln.get("stop"),
+                      "frame": str(ln["step"]) if url and isinstance(ln.get("step"), int) else None,
                       "state": _clip(ln.get("state")), "turns": turns})
-    meta = {k: start.get(k) for k in ("item", "game", "task", "model", "seed", "repeat", "protocol")}
+    meta = {k: start.get(k) for k in ("item", "game", "task", "model", "seed", "repeat", "protocol", "priced",
+                                      "viewport")}
     outcome = {k: end.get(k) for k in ("status", "stop", "success", "progress", "error", "steps")}
-    return {"meta": meta, "end": outcome, "steps": steps}
+    return {"meta": meta, "end": outcome, "steps": steps, "frames": frames, "strings": strings.table}
 
 
 def episode_starts(steps: list[dict[str, Any]]) -> list[int]:
@@ -110,135 +128,14 @@ def _frames(run_dir: Path, lines: Iterable[dict[str, Any]]) -> dict[str, str]:
     return out
 
 
-SCRIPT = r"""
-(function () {
-  "use strict";
-  var data = JSON.parse(document.getElementById("gw-data").textContent);
-  var steps = data.steps, cur = 0;
-  function $(id) { return document.getElementById(id); }
-  function el(tag, cls, text) {
-    var n = document.createElement(tag);
-    if (cls) n.className = cls;
-    if (text !== undefined && text !== null) n.textContent = String(text);
-    return n;
-  }
-  function pct(v) { return v === null || v === undefined ? "–" : (100 * v).toFixed(0) + " %"; }
-  var m = data.meta, e = data.end;
-  $("title").textContent = m.item || "run";
-  $("meta").textContent = [m.model, m.protocol, "seed " + m.seed, "repeat " + m.repeat].join(" · ");
-  var out = $("outcome");
-  if (e.status === "ok") {
-    out.textContent = e.success ? "SOLVED" : "PG " + pct(e.progress);
-    out.className = "badge " + (e.success ? "valid" : "unsolved");
-  } else {
-    out.textContent = (e.status === "interrupted" ? "INTERRUPTED: " : "FAULT: ") + (e.error || e.status || "did not finish");
-    out.className = "badge fault";
-  }
-  var slider = $("slider");
-  slider.max = Math.max(0, steps.length - 1);
-  var eps = $("episodes"), seen = {};
-  steps.forEach(function (s, i) {
-    if (seen[s.episode] !== undefined) return;
-    seen[s.episode] = i;
-    var b = el("button", "ep", "episode " + s.episode + " · from step " + (i + 1));
-    b.addEventListener("click", function () { show(i); });
-    eps.appendChild(b);
-  });
-  function row(dl, k, v) { dl.appendChild(el("dt", "", k)); dl.appendChild(el("dd", "", v)); }
-  function block(parent, label, text, open) {
-    if (!text) return;
-    var d = el("details");
-    d.open = !!open;
-    d.appendChild(el("summary", "", label));
-    d.appendChild(el("pre", "", text));
-    parent.appendChild(d);
-  }
-  function show(i) {
-    if (!steps.length) { $("stepno").textContent = "no steps were played"; return; }
-    cur = Math.max(0, Math.min(steps.length - 1, i));
-    var s = steps[cur];
-    slider.value = cur;
-    $("stepno").textContent = "step " + (cur + 1) + " / " + steps.length;
-    $("episode").textContent = "episode " + s.episode + (s.reset ? " · ended (reset)" : "") + (s.stop ? " · stop: " + s.stop : "");
-    var img = $("frame"), nf = $("noframe");
-    if (s.frame) { img.src = s.frame; img.hidden = false; nf.hidden = true; }
-    else { img.hidden = true; nf.hidden = false; }
-    $("framecap").hidden = !s.frame;
-    var facts = $("facts");
-    facts.textContent = "";
-    row(facts, "score", (s.score === null ? "–" : s.score) + "  (best " + (s.best === null ? "–" : s.best) + ")");
-    row(facts, "progress", pct(s.progress) + (s.success ? "  · target reached" : ""));
-    var turns = $("turns");
-    turns.textContent = "";
-    s.turns.forEach(function (t) {
-      var box = el("div", "turn");
-      var head = el("div", "turnhead");
-      if (t.role && s.turns.length > 1) head.appendChild(el("span", "role", t.role));
-      head.appendChild(el("span", "badge " + t.validity, t.validity.toUpperCase()));
-      head.appendChild(el("span", "action", t.action));
-      box.appendChild(head);
-      var dl = el("dl");
-      if (t.control) row(dl, "control", t.control);
-      if (t.reason) row(dl, "why invalid", t.reason);
-      if (t.latency_ms !== null && t.latency_ms !== undefined) row(dl, "latency", t.latency_ms + " ms");
-      box.appendChild(dl);
-      block(box, "reasoning", t.reasoning, true);
-      block(box, "reply text", t.text, true);
-      block(box, "tool calls", t.calls, false);
-      block(box, "raw reply", t.raw, false);
-      turns.appendChild(box);
-    });
-    block(turns, "state after the action", s.state, false);
-    var mk = $("marker"), c = data.chart;
-    if (c) {
-      var x = c.left + (cur + 1) / Math.max(1e-9, c.xmax) * (c.right - c.left);
-      mk.style.left = (100 * x) + "%";
-      mk.hidden = false;
-    }
-  }
-  slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
-  $("prev").addEventListener("click", function () { show(cur - 1); });
-  $("next").addEventListener("click", function () { show(cur + 1); });
-  document.addEventListener("keydown", function (ev) {
-    if (ev.key === "ArrowLeft") { show(cur - 1); ev.preventDefault(); }
-    else if (ev.key === "ArrowRight") { show(cur + 1); ev.preventDefault(); }
-    else if (ev.key === "Home") { show(0); ev.preventDefault(); }
-    else if (ev.key === "End") { show(steps.length - 1); ev.preventDefault(); }
-  });
-  show(0);
-})();
-"""
-
-STYLE = """
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2433;background:#f6f7f9}
-header{background:#1d2433;color:#fff;padding:12px 22px;display:flex;gap:18px;align-items:baseline;flex-wrap:wrap}
-header h1{margin:0;font-size:18px;font-family:ui-monospace,monospace}header p{margin:0;color:#c8cedb}
-header a{color:#9cc3ff;margin-left:auto}main{padding:12px 22px}
-.top{display:flex;gap:16px;align-items:flex-start}.framebox{flex:0 0 auto;width:min(56vw,760px)}
-.framebox img{width:100%;border:1px solid #ccd;border-radius:4px;background:#000;image-rendering:auto}
-.panel{flex:1 1 auto;min-width:300px;background:#fff;border:1px solid #e2e5ea;border-radius:8px;padding:10px 14px}
-.stepline{font-weight:600;display:flex;gap:12px;flex-wrap:wrap}.dim{color:#8a93a3}
-dl{display:grid;grid-template-columns:auto 1fr;gap:2px 10px;margin:8px 0}dt{color:#667}dd{margin:0}
-.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;margin-right:6px}
-.valid{background:#dff3e4;color:#137333}.ntc,.oos{background:#fde7c8;color:#8a4b00}
-.fault{background:#fdecec;color:#b3261e}.unsolved{background:#fff3cd;color:#7a5b00}
-.turn{border-top:1px solid #eceef2;padding-top:8px;margin-top:8px}.action{font-family:ui-monospace,monospace}
-.role{font-weight:600;margin-right:6px}pre{white-space:pre-wrap;word-break:break-word;background:#f6f7f9;
-padding:6px 8px;border-radius:4px;max-height:260px;overflow:auto;margin:4px 0;font-size:12px}
-summary{cursor:pointer;color:#445}.controls{display:flex;gap:10px;align-items:center;margin:12px 0}
-.controls input{flex:1}.chartbox{position:relative;background:#fff;border:1px solid #e2e5ea;border-radius:8px}
-#marker{position:absolute;top:5%;bottom:19%;width:2px;background:#1d2433;opacity:.75;pointer-events:none}
-svg.chart{width:100%;height:auto;display:block}.note{padding:40px 10px;text-align:center;color:#667;
-background:#eef0f4;border-radius:4px}button.ep{margin:6px 6px 0 0}.caption{font-size:12px;margin:4px 0 0}#episodes{margin-top:6px}
-.damaged{background:#fdecec;color:#b3261e;padding:6px 10px;border-radius:4px}
-"""
-
-
-def render(data: dict[str, Any], back: str | None, chart_svg: str = "") -> str:
+def render(data: dict[str, Any], back: str | None, chart_svg: str = "", trace: str | None = None) -> str:
     meta = data["meta"]
     script_hash = base64.b64encode(hashlib.sha256(SCRIPT.encode()).digest()).decode()
     csp = f"default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'"
     link = f'<a href="{html.escape(back)}">← results page</a>' if back else ""
+    if trace:  # a zip the browser downloads; `playwright show-trace` (or trace.playwright.dev) opens it
+        link += (f' <a href="{html.escape(trace)}" download title="open with: playwright show-trace '
+                 f'{html.escape(trace)}">Playwright trace</a>')
     damaged = f'<p class="damaged">{html.escape(data["damaged"])}</p>' if data.get("damaged") else ""
     no_frame = ("no frame kept for this step (built-in agents keep none unless --gw-keep-frames; "
                 "--gw-no-frames turns them off for provider models)")
@@ -251,9 +148,11 @@ def render(data: dict[str, Any], back: str | None, chart_svg: str = "") -> str:
 <meta http-equiv="Content-Security-Policy" content="{csp}">
 <title>{html.escape(str(meta.get("item") or "run"))} — GameWorld trajectory</title><style>{STYLE}</style></head>
 <body><header><h1 id="title"></h1><p id="meta"></p><span id="outcome" class="badge"></span>{link}</header>
-<main>{damaged}<div class="top"><div class="framebox"><img id="frame" alt="the screenshot the agent saw" hidden>
+<main>{damaged}<div class="top"><div class="framebox"><div class="shot"><img id="frame"
+alt="the screenshot the agent saw" hidden><svg id="pointer" hidden aria-label="this step's pointer action"></svg></div>
 <div id="noframe" class="note" hidden>{html.escape(no_frame)}</div>
-<p id="framecap" class="dim caption" hidden>the screen the agent saw before this step's action</p></div>
+<p id="framecap" class="dim caption" hidden>the screen the agent saw before this step's action; red: its pointer
+action, dashed amber: a rejected one</p><p id="pointercap" class="caption"></p></div>
 <div class="panel"><div class="stepline"><span id="stepno"></span><span id="episode" class="dim"></span></div>
 <dl id="facts"></dl><div id="turns"></div></div></div>
 <div class="controls"><button id="prev" title="previous step (←)">◀</button>
@@ -296,7 +195,8 @@ def write_viewer(run_dir: Path) -> Path:
     session = session_of(run_dir)
     back = os.path.relpath(session / PAGE_NAME, run_dir.resolve()) if session else None
     path = run_dir / VIEWER_NAME
-    path.write_text(render(data, back, chart_svg), encoding="utf-8")
+    trace = TRACE_NAME if (run_dir / TRACE_NAME).is_file() else None
+    path.write_text(render(data, back, chart_svg, trace), encoding="utf-8")
     return path
 
 

@@ -74,9 +74,13 @@ async def test_model_payloads_never_run_in_the_viewer_and_show_as_text(serve, ca
         assert await page.evaluate("window.__gwPwned") is None
         assert dialogs == [] and errors == []
         counts = await page.evaluate("""() => ({scripts: document.scripts.length,
-            iframes: document.querySelectorAll('iframe').length, imgs: document.images.length,
+            iframes: document.querySelectorAll('iframe').length,
+            imgs: document.images.length - document.querySelectorAll('figure.thumb img').length,
+            foreign: [...document.images].filter(i => !i.getAttribute('src').startsWith('data:image/')).length,
             svgs: document.querySelectorAll('svg').length})""")
-        assert counts == {"scripts": 2, "iframes": 0, "imgs": 1, "svgs": 1}, "no element came from model text"
+        # One frame, the history thumbnails (frames too), the chart and the pointer overlay: nothing else.
+        assert counts == {"scripts": 2, "iframes": 0, "imgs": 1, "foreign": 0, "svgs": 2}, \
+            "no element came from model text"
         text = "\n".join(shown)
         for p in PAYLOADS[:4]:
             assert p in text, f"shown literally: {p}"

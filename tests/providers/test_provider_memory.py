@@ -82,6 +82,13 @@ def test_scrub_replaces_every_image_form() -> None:
     assert out["other"].startswith("<image jpeg") and out["nested"] == [{"ok": 1}]
 
 
+def test_scrub_names_each_image_by_its_step_in_order_even_when_two_screens_are_equal() -> None:
+    a, b, c = img(b"same"), img(b"same"), img(b"other")  # steps 3 and 4 showed the same screen
+    request = {"messages": [{"content": [{"url": a.data_url}, {"url": b.data_url}, {"url": c.data_url}]}]}
+    urls = [p["url"] for p in scrub(request, [a, b, c], [3, 4, 5])["messages"][0]["content"]]
+    assert urls == ["<image png 64x32 1kB, step 3>", "<image png 64x32 1kB, step 4>", "<image png 64x32 1kB, step 5>"]
+
+
 def test_action_json_is_the_call_as_the_original_records_it() -> None:
     control = action_json(Proposal("reveal_cell", {"cell": "e5", "reasoning": "safe"}), "generalist")
     assert json.loads(control) == {"tool_name": "reveal_cell", "arguments": {"cell": "e5", "reasoning": "safe"}}

@@ -40,7 +40,6 @@ def test_the_cua_suffix_chooses_computer_use_and_names_the_spec_apart():
     assert (plain.interface, cua.interface) == ("generalist", "cua")
     assert plain.model == cua.model == "Qwen/Qwen3-VL-8B-Instruct"
     assert plain.name == "vllm-Qwen-Qwen3-VL-8B-Instruct" and cua.name == plain.name + "-cua"
-    assert spec_from_name("openai/gpt-4.1:cua", interface="generalist").interface == "generalist"
     # A colon that is no interface stays part of the model id (e.g. an Ollama tag).
     assert split_name("openai-compatible/llava:13b") == ("openai-compatible", "llava:13b", "generalist")
 
@@ -100,3 +99,39 @@ def test_an_unknown_price_shows_as_n_a_never_as_zero():
     assert rows["openai-gpt-4.1"].split()[-2:] == ["n/a", "n/a"] and rows["glm-4.6v"].split()[-2:] == ["0.0000"] * 2
     assert {name: summary_json(s)["cost_usd"] for name, s in summaries.items()} == {"openai-gpt-4.1": None,
                                                                                      "glm-4.6v": 0.0}
+
+
+def test_the_interface_option_chooses_a_names_interface_and_must_agree_with_its_suffix():
+    spec = spec_from_name("openai/gpt-4.1", "cua")
+    assert spec.interface == "cua" and spec.name == "openai-gpt-4.1-cua" and spec.extra["from_name"] == "openai/gpt-4.1:cua"
+    assert spec_from_name("openai/gpt-4.1:cua", "cua").name == "openai-gpt-4.1-cua", "both given and agreeing"
+    assert spec_from_name("vllm/Qwen/Qwen3-VL-8B-Instruct", "generalist").interface == "generalist"
+    with pytest.raises(CatalogError) as err:
+        spec_from_name("openai/gpt-4.1:cua", "generalist")
+    assert str(err.value) == ("--gw-interface generalist contradicts the suffix :cua of model name "
+                              "'openai/gpt-4.1:cua'; give one of them")
+
+
+def test_the_interface_option_never_silently_changes_a_catalog_spec():
+    catalog = load_catalog()
+    assert catalog.resolve_model("random-cua", interface="cua").interface == "cua"
+    with pytest.raises(CatalogError) as err:
+        catalog.resolve_model("gpt-5.2", interface="cua")
+    assert "model 'gpt-5.2' is a generalist spec" in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--gw-model", "openai/gpt-4.1", "--gw-interface", "cua"], "01_01[openai-gpt-4.1-cua]"),
+    (["--gw-model", "anthropic/claude-sonnet-4-6", "-o", "gw_interface=cua"], "01_01[anthropic-claude-sonnet-4-6-cua]"),
+    (["--gw-model", "openai/gpt-4.1:cua", "--gw-interface", "generalist"], "contradicts the suffix :cua"),
+    (["--gw-model", "openai/gpt-4.1", "--gw-interface", "vision"], "--gw-interface (ini gw_interface): invalid value"),
+])
+def test_gw_interface_on_the_command_line_and_in_the_ini_file(tmp_path: Path, args, expected):
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", "-k", "01_01",
+                        *args], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    out = r.stdout + r.stderr
+    assert expected in out, out[-2000:]
+    assert (r.returncode == 0) == ("[" in expected), out[-2000:]

@@ -121,7 +121,7 @@ def test_viewer_data_per_role_and_episodes():
     assert [t["role"] for t in step["turns"]] == ["fire", "water"]
     assert step["turns"][0]["reason"] == "no such control" and '"x": 1' in step["turns"][0]["raw"]
     assert step["turns"][1]["action"] == "press_key Space · 100 ms"
-    assert step["frame"].startswith("data:image/jpeg")
+    assert d["frames"][step["frame"]].startswith("data:image/jpeg")
 
 
 def test_describe_action():

@@ -113,21 +113,23 @@ class ProviderAgent:
         frame = self.frame(image)
         self.layout = layout(self.spec, ctx.prompt.text, ctx.role, display_size(image, frame))
         sent_images = [*self.memory.images(), *([image] if image else [])]
+        sent_steps = [*self.memory.image_steps(), *([obs.step] if image else [])]
         # --gw-obs: the screen (step text and image), the state as text beside it, or the text alone.
         shown: list[Part] = [self.layout.step_text, image] if image else []
         if obs.state_text:
             shown.append(obs.state_text)
         request = self.build_request([*self.memory.parts(), *shown], image, frame)
-        parsed = await self._exchange(request, frame)
+        retries: list[str] = []
+        parsed = await self._exchange(request, frame, retries)
         calls, _ = self.interpret(parsed, frame)
         first = calls[0] if calls else None
         said = "\n".join(p for p in shown if isinstance(p, str))
         self.memory.add(Round(said, image, self._memory_reasoning(parsed),
-                              action_json(first, self.interface, parsed.memory_call_id)))
+                              action_json(first, self.interface, parsed.memory_call_id), obs.step))
         record = {"api": self.label, "base_url": self.conn.base_url if self.conn else None,
-                  **scrub(request, sent_images)}
+                  **scrub(request, sent_images, sent_steps)}
         return AgentReply(calls=calls, text=parsed.text, reasoning=parsed.reasoning, raw=_jsonable(parsed.raw),
-                          request=record, usage=parsed.usage)
+                          request=record, usage=parsed.usage, retries=retries)
 
     @property
     def system_prompt(self) -> str | None:
@@ -160,13 +162,14 @@ class ProviderAgent:
             raise AgentError(f"{self.spec.name} ({self.label}): unexpected response: {type(exc).__name__}: {exc}") \
                 from exc
 
-    async def _exchange(self, request: dict[str, Any], frame: Frame) -> Parsed:
-        """Send with timeout and retries, then take the response apart."""
+    async def _exchange(self, request: dict[str, Any], frame: Frame, retries: list[str] | None = None) -> Parsed:
+        """Send with timeout and retries (each retried failure appended to ``retries``), then parse the response."""
         try:
             response = await call_with_retries(
                 lambda: self.send(request), self.classify_error, what=f"{self.spec.name} ({self.label})",
                 max_retries=self.spec.max_retries, timeout_s=self.spec.timeout_s,
-                backoff_s=float(self.spec.extra.get("retry_backoff_s", 1.0)), deadline_s=self.deadline_s)
+                backoff_s=float(self.spec.extra.get("retry_backoff_s", 1.0)), deadline_s=self.deadline_s,
+                failures=retries)
         except RecursionError:
             # The SDK's JSON decoder gave up on a reply nested too deep: the model's output, not the
             # endpoint's fault; one unreadable call (OOS) with the reason.

@@ -101,24 +101,34 @@ def _image(img: Image, fmt: ContentFormat, detail: str | None) -> dict[str, Any]
     return {"inline_data": {"mime_type": img.mime, "data": img.data}}
 
 
-def scrub(value: Any, images: list[Image]) -> Any:
-    """A JSON-able copy of a request with every image payload replaced by its placeholder."""
-    known: dict[Any, str] = {}
-    for img in images:
-        known[img.b64] = known[img.data_url] = known[img.data] = img.placeholder
+def scrub(value: Any, images: list[Image], steps: list[int | None] | None = None) -> Any:
+    """A JSON-able copy of a request with every image payload replaced by its placeholder; with ``steps``
+    (the step each image was taken at, in the order the request holds them) the placeholder names it, so a
+    viewer can show that step's frame. Equal screenshots of different steps are told apart by their order."""
+    known: dict[Any, list[str]] = {}
+    for i, img in enumerate(images):
+        step = steps[i] if steps is not None and i < len(steps) else None
+        label = img.placeholder if step is None else f"{img.placeholder[:-1]}, step {step}>"
+        for key in (img.b64, img.data_url, img.data):
+            known.setdefault(key, []).append(label)
     return _scrub(value, known)
 
 
-def _scrub(value: Any, known: dict[Any, str]) -> Any:
+def _label(labels: list[str]) -> str:
+    """The next of an image's labels; the last one repeats (an image sent more often than listed)."""
+    return labels.pop(0) if len(labels) > 1 else labels[0]
+
+
+def _scrub(value: Any, known: dict[Any, list[str]]) -> Any:
     if isinstance(value, dict):
         return {str(k): _scrub(v, known) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_scrub(v, known) for v in value]
     if isinstance(value, (bytes, bytearray)):
-        return known.get(bytes(value), f"<{len(value)} bytes>")
+        return _label(known[bytes(value)]) if bytes(value) in known else f"<{len(value)} bytes>"
     if isinstance(value, str):
         if value in known:
-            return known[value]
+            return _label(known[value])
         # Images that are not ours (an echoed item) still never land in a record.
         if value.startswith("data:image/") and ";base64," in value:
             return f"<image {value[11:value.index(';')]} {round(len(value) * 3 / 4096)}kB>"

@@ -28,6 +28,7 @@ class Round:
     image: Image | None
     reasoning: str
     action: str | None  # None when the reply held no call (the original then records no action)
+    step: int | None = None  # the run's step the screenshot was taken at (records name it; never sent)
 
 
 def action_json(call: Proposal | None, interface: str, call_id: str | None = None) -> str | None:
@@ -91,3 +92,7 @@ class Memory:
 
     def images(self) -> list[Image]:
         return [r.image for r in self._items if r.image is not None] if self.rounds > 0 else []
+
+    def image_steps(self) -> list[int | None]:
+        """The step each of images() was taken at."""
+        return [r.step for r in self._items if r.image is not None] if self.rounds > 0 else []

@@ -61,13 +61,15 @@ async def call_with_retries(
     deadline_s: float | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
+    failures: list[str] | None = None,
 ) -> Any:
     """Await ``send()`` with a per-attempt timeout; retry transient failures; AgentError when out of tries.
 
     With ``deadline_s`` every attempt and every wait ends within that many seconds from the start:
     an attempt gets at most the time left, and a Retry-After beyond it ends the call at once.
     ``classify`` turns an exception into a Failure, or None for an unexpected exception
-    (which propagates unchanged: it is a bug, not an endpoint problem).
+    (which propagates unchanged: it is a bug, not an endpoint problem). Each retried failure's message is
+    appended to ``failures`` when given (the step record shows them).
     """
     attempts = max_retries + 1
     started = clock()
@@ -98,5 +100,7 @@ async def call_with_retries(
         if wait >= left():
             raise AgentError(f"{what} failed after {tries} within the step limit of {deadline_s:g} s: "
                              f"{failure.message}")
+        if failures is not None:
+            failures.append(failure.message)
         await sleep(wait)
     raise AssertionError("unreachable")  # pragma: no cover
