@@ -18,12 +18,12 @@ KEY_ENV = "GW_TRANSCRIPT_KEY"
 USAGE = {"input_tokens": 1234, "output_tokens": 56, "cached_tokens": 7}
 
 
-async def _play(catalog, open_game, tmp_path: Path, spec, task_id: str, steps: int, frame_width: int) -> Path:
+async def _play(catalog, open_game, tmp_path: Path, spec, task_id: str, steps: int, compact: bool) -> Path:
     task = next(t for t in catalog.tasks if t.id == task_id)
     run_dir = tmp_path / "sess" / "runs" / "x" / task.game / task.id / spec.name / "attempt-1"
     cfg = RunConfig(item_id=f"x/{task.game}/{task.id}[{spec.name}]", game=catalog.games[task.game], task=task,
                     model=spec, seed=5, repeat=0, run_dir=run_dir, results_path=tmp_path / "sess" / "results.jsonl",
-                    prompts_dir=catalog.root / "prompts", max_steps=steps, keep_frames=True, frame_width=frame_width)
+                    prompts_dir=catalog.root / "prompts", max_steps=steps, keep_frames=True, compact_frames=compact)
     record, _ = await play(await open_game(task.game, 5), make_agent(spec), cfg)
     assert record.status == "ok", record.error
     return run_dir
@@ -38,9 +38,9 @@ async def _open(browser, path: Path):
 
 
 @ASYNC
-@pytest.mark.parametrize("frame_width", [480, 0], ids=["reduced-jpeg", "full-size"])
+@pytest.mark.parametrize("compact", [True, False], ids=["compact-webp", "as-taken-png"])
 async def test_a_cua_click_is_drawn_where_it_landed_in_the_frame_with_tokens_cost_and_retries(
-        serve, catalog, open_game, browser, tmp_path, monkeypatch, frame_width):
+        serve, catalog, open_game, browser, tmp_path, monkeypatch, compact):
     monkeypatch.setenv(KEY_ENV, "sk-transcript")
     server = serve("openai", [
         {"status": 503, "message": "overloaded"},  # the first attempt fails and is retried
@@ -51,7 +51,7 @@ async def test_a_cua_click_is_drawn_where_it_landed_in_the_frame_with_tokens_cos
     spec = catalog.resolve_model("openai-computer-use", {"endpoint.base_url": server.url,
                                                          "endpoint.api_key_env": KEY_ENV,
                                                          "extra.retry_backoff_s": 0.01})
-    run_dir = await _play(catalog, open_game, tmp_path, spec, "01_01", 2, frame_width)
+    run_dir = await _play(catalog, open_game, tmp_path, spec, "01_01", 2, compact)
     lines = [json.loads(x) for x in (run_dir / "steps.jsonl").read_text().splitlines()]
     assert lines[0]["viewport"] == {"width": 1280, "height": 720} and lines[0]["priced"] is True
     assert len(lines[1]["retries"]) == 1 and "503" in lines[1]["retries"][0], lines[1]["retries"]
@@ -61,7 +61,8 @@ async def test_a_cua_click_is_drawn_where_it_landed_in_the_frame_with_tokens_cos
     try:
         await page.wait_for_function("document.getElementById('frame').complete")
         natural = await page.evaluate("[frame.naturalWidth, frame.naturalHeight]")
-        assert natural == ([480, 270] if frame_width else [1280, 720])
+        assert natural == [1280, 720]  # the frame is what the model saw, at its size
+        assert (await page.evaluate("frame.src")).startswith("data:image/webp" if compact else "data:image/png")
         circle = await page.evaluate("""() => { const c = document.querySelector('#pointer circle.ptr.ok');
             return c && [+c.getAttribute('cx'), +c.getAttribute('cy'), document.getElementById('pointer').hidden]; }""")
         scale = natural[0] / 1280
@@ -98,7 +99,7 @@ async def test_the_history_images_a_generalist_was_sent_are_the_frames_of_their_
     server = serve("openai", policy="random", extra=("--model", "glm-4.6v"))
     spec = catalog.resolve_model("glm-4.6v", {"endpoint.base_url": server.url, "endpoint.api_key_env": KEY_ENV})
     assert spec.memory_rounds == 2
-    run_dir = await _play(catalog, open_game, tmp_path, spec, "13_01", 4, 480)  # a runner: every frame differs
+    run_dir = await _play(catalog, open_game, tmp_path, spec, "13_01", 4, True)  # a runner: every frame differs
     page, errors = await _open(browser, write_viewer(run_dir))
     try:
         await page.keyboard.press("End")  # step 4: two remembered rounds and the current screen
