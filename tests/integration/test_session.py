@@ -221,7 +221,7 @@ def test_harness_fault_errors_that_run_only_and_lf_reruns_it(tmp_path):
 
 def test_gameworld_validate_checks_files_and_start_states(tmp_path):
     ok = subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", "validate"], capture_output=True, text=True,
-                        timeout=300)
+                        timeout=900)  # 170 pages on a loaded CI machine
     assert ok.returncode == 0, ok.stderr
     assert f"{len(CAT.games)} games, {N_TASKS} tasks" in ok.stdout and ok.stdout.rstrip().endswith("OK")
     progress = [ln for ln in ok.stderr.splitlines() if ln.startswith("validate [")]  # one line per game, as it goes
