@@ -336,7 +336,8 @@ class GameSession:
             raise HarnessError(f"{self.game.id}: getState() returned {type(state).__name__}, not an object")
         if fmt is None:
             return state, None
-        self.captures[read.get("why") or "canvas"] = self.captures.get(read.get("why") or "canvas", 0) + 1
+        how = read.get("why") or "canvas"
+        self.captures[how] = self.captures.get(how, 0) + 1
         url = read.get("image")
         if isinstance(url, str) and url.startswith(f"data:image/{fmt};base64,"):
             return state, base64.b64decode(url.split(",", 1)[1])

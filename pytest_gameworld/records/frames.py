@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from ..agents.providers.coords import downscaled_size  # the size the model was sent
+
 # A compact frame is the model's picture at the model's size as lossy WebP: ~10-30 kB for a 1280x720 game
 # screen, where the PNG the model received is 40-130 kB. Method 0 is WebP's fastest encoder.
 COMPACT_QUALITY = 50
@@ -28,8 +30,9 @@ def write_frame(path: Path, shot: bytes, compact: bool, width: int | None = None
 
     with Image.open(io.BytesIO(shot)) as img:
         out = img.convert("RGB")
-    if width and width < out.width:
-        out = out.resize((width, max(1, round(out.height * width / out.width))), Image.Resampling.LANCZOS)
+    size = downscaled_size(out.width, out.height, width)
+    if size != out.size:
+        out = out.resize(size, Image.Resampling.LANCZOS)
     buf = io.BytesIO()
     out.save(buf, format="WEBP", quality=COMPACT_QUALITY, method=COMPACT_METHOD)
     path.write_bytes(buf.getvalue())

@@ -10,21 +10,12 @@ import html
 from typing import Any
 
 from .run_viewer import safe_json
+from .viewer_script import DOM_HELPERS
 
 INDEX_NAME = "index.html"
 
 SCRIPT = r"""
-(function () {
-  "use strict";
-  var data = JSON.parse(document.getElementById("gw-data").textContent);
-  function $(id) { return document.getElementById(id); }
-  function el(tag, cls, text) {
-    var n = document.createElement(tag);
-    if (cls) n.className = cls;
-    if (text !== undefined && text !== null) n.textContent = String(text);
-    return n;
-  }
-  function link(href, text) { var a = el("a", "", text); a.href = href; return a; }
+(function () {""" + DOM_HELPERS + r"""  function link(href, text) { var a = el("a", "", text); a.href = href; return a; }
   function num(v, d) { return v === null || v === undefined ? "–" : Number(v).toFixed(d === undefined ? 1 : d); }
   // A sortable, filterable table: cols [{key, label, cell(row) -> Node|string, sort(row) -> value}].
   function table(host, cols, rows, state, keep) {

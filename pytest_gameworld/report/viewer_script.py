@@ -1,12 +1,10 @@
 """The run viewer's one script and its style: steps, the transcript each model received, and pointer actions
 drawn on the frame. Model text only ever reaches the page through textContent."""
 
-SCRIPT = r"""
-(function () {
+# The DOM helpers both static pages' scripts open with ($ by id; el builds an element, text via textContent).
+DOM_HELPERS = r"""
   "use strict";
   var data = JSON.parse(document.getElementById("gw-data").textContent);
-  var steps = data.steps, cur = 0, strings = data.strings || [], frames = data.frames || {};
-  var SVG = "http://www.w3.org/2000/svg";
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
     var n = document.createElement(tag);
@@ -14,6 +12,11 @@ SCRIPT = r"""
     if (text !== undefined && text !== null) n.textContent = String(text);
     return n;
   }
+"""
+
+SCRIPT = r"""
+(function () {""" + DOM_HELPERS + r"""  var steps = data.steps, cur = 0, strings = data.strings || [], frames = data.frames || {};
+  var SVG = "http://www.w3.org/2000/svg";
   function str(v) { return v && typeof v === "object" && v.ref !== undefined ? strings[v.ref] : v; }
   function pct(v) { return v === null || v === undefined ? "–" : (100 * v).toFixed(0) + " %"; }
   var m = data.meta, e = data.end;
