@@ -15,7 +15,8 @@ from .viewer_script import DOM_HELPERS
 INDEX_NAME = "index.html"
 
 SCRIPT = r"""
-(function () {""" + DOM_HELPERS + r"""  function link(href, text) { var a = el("a", "", text); a.href = href; return a; }
+(function () {""" + DOM_HELPERS + r"""  var data = JSON.parse($("gw-data").textContent);
+  function link(href, text) { var a = el("a", "", text); a.href = href; return a; }
   function num(v, d) { return v === null || v === undefined ? "–" : Number(v).toFixed(d === undefined ? 1 : d); }
   // A sortable, filterable table: cols [{key, label, cell(row) -> Node|string, sort(row) -> value}].
   function table(host, cols, rows, state, keep) {

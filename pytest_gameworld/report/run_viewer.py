@@ -1,14 +1,15 @@
 """A run's trajectory viewer (viewer.html beside its steps.jsonl): frames, actions, verdicts, the model's
 reasoning and reply, and score/progress over steps, in one self-contained file.
 
-Model text is untrusted: it travels as JSON inside a non-executed <script type="application/json"> with
-every <, > and & escaped, and the page's only script builds the DOM with textContent. A
-Content-Security-Policy that admits that one script (by hash) and data: images stops anything else.
+Model text is untrusted: it travels as gzipped JSON in base64 (no markup can survive that) inside a non-executed
+<script type="application/gzip">, and the page's only script builds the DOM with textContent. A
+Content-Security-Policy that admits that one script (by hash) and data: or same-folder images stops anything else.
 """
 
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import html
 import json
@@ -26,7 +27,7 @@ VIEWER_NAME = "viewer.html"
 PAGE_NAME = "index.html"  # the session's results page, which each viewer links back to
 TRACE_NAME = "trace.zip"  # a run's Playwright trace beside its steps.jsonl (--gw-tracing)
 TEXT_LIMIT = 20_000  # characters of one reply field kept in the viewer (steps.jsonl keeps everything)
-INLINE_FRAMES_LIMIT = 256 * 1024  # bytes of frames inlined (a short run stays one file); past it they are linked, not copied
+INLINE_FRAMES_LIMIT = 64 * 1024  # bytes of frames inlined (a short run stays one file); past it they are linked, not copied
 ECHO = "(as in the request: see the messages sent)"
 MIME = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp"}
 
@@ -36,6 +37,18 @@ def safe_json(data: Any) -> str:
     text = json.dumps(data, ensure_ascii=False, allow_nan=False)
     return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def pack_data(data: Any) -> str:
+    """A viewer's data as the page carries it: JSON, gzipped (no timestamp: same run, same bytes), base64."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+
+
+def read_viewer_data(page: str) -> dict[str, Any]:
+    """The data a viewer.html carries (for tools and tests reading a viewer without a browser)."""
+    packed = page.split('id="gw-data">', 1)[1].split("</script>", 1)[0]
+    return json.loads(gzip.decompress(base64.b64decode(packed)))
 
 
 def _clip(value: Any) -> str:
@@ -173,7 +186,7 @@ action, dashed amber: a rejected one</p><p id="pointercap" class="caption"></p><
 <input id="slider" type="range" min="0" value="0" aria-label="step"><button id="next" title="next step (→)">▶</button>
 <span class="dim">← / → step · Home / End</span></div>
 {chart}<div id="episodes"></div></main>
-<script type="application/json" id="gw-data">{safe_json(data)}</script>
+<script type="application/gzip" id="gw-data">{pack_data(data)}</script>
 <script>{SCRIPT}</script></body></html>
 """
 

@@ -4,7 +4,6 @@ drawn on the frame. Model text only ever reaches the page through textContent.""
 # The DOM helpers both static pages' scripts open with ($ by id; el builds an element, text via textContent).
 DOM_HELPERS = r"""
   "use strict";
-  var data = JSON.parse(document.getElementById("gw-data").textContent);
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
     var n = document.createElement(tag);
@@ -14,8 +13,20 @@ DOM_HELPERS = r"""
   }
 """
 
+# The run's data travels gzipped and base64-encoded (a 100-step transcript is ~350 kB of JSON, ~17 kB so):
+# unpacked in the page by DecompressionStream, then the viewer starts.
 SCRIPT = r"""
-(function () {""" + DOM_HELPERS + r"""  var steps = data.steps, cur = 0, strings = data.strings || [], frames = data.frames || {};
+(function () {""" + DOM_HELPERS + r"""  function unpack(node) {
+    var bin = atob(node.textContent.trim()), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
+  }
+  unpack($("gw-data")).then(start, function (err) {
+    $("title").textContent = "this viewer's data could not be read: " + err;
+  });
+  function start(data) {
+  var steps = data.steps, cur = 0, strings = data.strings || [], frames = data.frames || {};
   var frameOf = data.frame_of || {};
   var SVG = "http://www.w3.org/2000/svg";
   function str(v) { return v && typeof v === "object" && v.ref !== undefined ? strings[v.ref] : v; }
@@ -187,6 +198,7 @@ SCRIPT = r"""
     else if (ev.key === "End") { show(steps.length - 1); ev.preventDefault(); }
   });
   show(0);
+  }
 })();
 """
 

@@ -66,7 +66,10 @@ async def test_model_payloads_never_run_in_the_viewer_and_show_as_text(serve, ca
             shown.append(await page.inner_text("#turns"))
             assert await page.inner_text("#stepno") == f"step {i + 1} / {len(SCRIPT)}"
             frame = await page.get_attribute("#frame", "src")
-            assert frame and frame.startswith("data:image/webp;base64,"), "each step shows its compact frame"
+            assert frame and frame.startswith(("data:image/webp;base64,", "frames/")), "each step names its frame"
+            await page.wait_for_function("() => document.getElementById('frame').complete", timeout=5000)
+            assert await page.evaluate("document.getElementById('frame').naturalWidth") == 1280, \
+                "the compact frame is shown (a linked one loads from beside the viewer, under its CSP)"
             await page.keyboard.press("ArrowRight")
         await page.keyboard.press("ArrowLeft")
         assert await page.inner_text("#stepno") == f"step {len(SCRIPT) - 1} / {len(SCRIPT)}", "← goes back"
@@ -76,7 +79,8 @@ async def test_model_payloads_never_run_in_the_viewer_and_show_as_text(serve, ca
         counts = await page.evaluate("""() => ({scripts: document.scripts.length,
             iframes: document.querySelectorAll('iframe').length,
             imgs: document.images.length - document.querySelectorAll('figure.thumb img').length,
-            foreign: [...document.images].filter(i => !i.getAttribute('src').startsWith('data:image/')).length,
+            foreign: [...document.images].filter(i => !/^(data:image\/|frames\/\d{4}\.webp$)/.test(
+                i.getAttribute('src'))).length,
             svgs: document.querySelectorAll('svg').length})""")
         # One frame, the history thumbnails (frames too), the chart and the pointer overlay: nothing else.
         assert counts == {"scripts": 2, "iframes": 0, "imgs": 1, "foreign": 0, "svgs": 2}, \

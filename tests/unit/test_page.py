@@ -9,7 +9,7 @@ import pytest
 from pytest_gameworld import cli
 from pytest_gameworld.report.results_page import page_data, reference_rows, render, write_results_page
 from pytest_gameworld.plugin.options import Settings
-from pytest_gameworld.report.run_viewer import describe_action, safe_json, viewer_data, write_viewer
+from pytest_gameworld.report.run_viewer import describe_action, read_viewer_data, safe_json, viewer_data, write_viewer
 
 
 def rec(model, task, progress, repeat=0, status="ok", game="01-2048", genre="puzzle", level=4, error=None):
@@ -93,7 +93,9 @@ def test_report_html_writes_the_page_and_missing_viewers(tmp_path: Path, capsys)
     viewers = sorted(session.rglob("viewer.html"))
     assert len(viewers) == 6
     text = viewers[0].read_text()
-    assert "</script><script>alert" not in text and "\\u003c/script\\u003e" in text
+    assert "</script><script>alert" not in text and "<script>alert" not in text
+    hostile = read_viewer_data(text)["steps"][0]["turns"][0]["text"]
+    assert hostile == "</script><script>alert(1)</script>", "the reply reaches the page whole, as data"
     assert '<a href="../../../../../../index.html">' in text, "the viewer links back to the results page"
 
 
@@ -155,7 +157,8 @@ def test_viewer_inlines_compact_frames(tmp_path: Path):
     assert (tmp_path / "frames" / "0001.png").read_bytes() == buf.getvalue()  # as taken: the very bytes
     (tmp_path / "steps.jsonl").write_text(json.dumps({"event": "step", "step": 0, "episode": 1, "progress": 0,
                                                       "frame": name}) + "\n")
-    assert "data:image/webp;base64," in write_viewer(tmp_path).read_text()
+    frames = read_viewer_data(write_viewer(tmp_path).read_text())["frames"]
+    assert frames[name].startswith("data:image/webp;base64,"), "a short run's viewer is one file"
 
 
 def test_keep_and_no_frames_contradict_unless_the_command_line_decides(pytester):

@@ -14,7 +14,7 @@ from PIL import Image
 from pytest_gameworld.play.runner import Trajectory
 from pytest_gameworld.records.jsonl import dumps, read_jsonl
 from pytest_gameworld.records.shared_values import REF, SHARED_EVENT, resolve
-from pytest_gameworld.report.run_viewer import viewer_data, write_viewer
+from pytest_gameworld.report.run_viewer import read_viewer_data, viewer_data, write_viewer
 
 SYSTEM = "You play 2048. " + " ".join(f"Rule {i}: merge equal tiles by sliding them." for i in range(30))
 TOOLS = [{"type": "function", "function": {"name": f"move_{d}", "description": f"Slide every tile {d}.",
@@ -93,7 +93,7 @@ def test_an_older_steps_file_with_every_request_whole_reads_unchanged(tmp_path: 
     (tmp_path / "steps.jsonl").write_text("".join(dumps(r) + "\n" for r in lines))  # the format before sharing
     assert resolve(read_jsonl(tmp_path / "steps.jsonl")) == lines
     page = write_viewer(tmp_path).read_text()
-    data = json.loads(page.split('id="gw-data">', 1)[1].split("</script>", 1)[0])
+    data = read_viewer_data(page)
     sent = data["steps"][2]["turns"][0]["sent"]
     assert [m["role"] for m in sent["messages"]] == ["system", "user"] and sent["tool_count"] == 4
 
@@ -102,7 +102,7 @@ def test_the_viewer_shows_each_step_whole_from_a_shared_file(tmp_path: Path):
     lines = played(4)
     write(tmp_path, copy.deepcopy(lines))
     page = write_viewer(tmp_path).read_text()
-    data = json.loads(page.split('id="gw-data">', 1)[1].split("</script>", 1)[0])
+    data = read_viewer_data(page)
     data.pop("chart", None)
     assert data == json.loads(json.dumps(viewer_data(lines, {}))), "the same page as from the whole records"
     sent = data["steps"][3]["turns"][0]["sent"]
@@ -142,7 +142,7 @@ def test_the_viewer_holds_one_copy_of_a_frame_that_steps_share(tmp_path: Path):
         traj.write(line)
     traj.close()
     page = write_viewer(tmp_path).read_text()
-    data = json.loads(page.split('id="gw-data">', 1)[1].split("</script>", 1)[0])
+    data = read_viewer_data(page)
     assert sorted(data["frames"]) == ["frames/0000.webp", "frames/0003.webp"], "each file inlined once"
     assert data["frame_of"] == {"0": "frames/0000.webp", "1": "frames/0000.webp", "2": "frames/0000.webp",
                                 "3": "frames/0003.webp"}, "a history image of any step finds its frame"
