@@ -5,7 +5,9 @@ A value of a step's `request` or `reply` whose JSON is at least MIN_CHARS long a
 held is written once as a line `{"event": "shared", "id": ID, "value": VALUE}` before the first line that
 repeats it, and that line (and every later one) holds `{"$shared": ID}` in its place. The first occurrence stays
 inline, so a line that repeats nothing reads as before. `resolve` puts the values back: every reader sees the
-exact record that was played, and an older steps.jsonl (no shared lines) reads unchanged.
+exact record that was played, and an older steps.jsonl (no shared lines) reads unchanged. An object of the
+record that merely has a reference's shape (a model's tool arguments `{"$shared": ...}`) is written wrapped as
+`{"$literal": ...}` and read back as it was, so no model output can be taken for a reference.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from .jsonl import dumps
 
 SHARED_EVENT = "shared"
 REF = "$shared"
+LITERAL = "$literal"  # wraps an object of the record that looks like a reference (or like this wrapper)
 MIN_CHARS = 256  # shorter values cost about as much as their reference
 TURN_FIELDS = ("request", "reply")  # where steps repeat themselves; actions, verdicts and state stay inline
 
@@ -53,9 +56,11 @@ class SharedValues:
     def _walk(self, value: Any, shared: list[dict[str, Any]]) -> Any:
         if not isinstance(value, (dict, list, str)):
             return value
+        if _looks_like_a_marker(value):
+            return {LITERAL: value}
         text = dumps(value)
         if len(text) < MIN_CHARS:
-            return value
+            return _escaped(value)
         vid = _id(text)
         if vid in self._written:
             return {REF: vid}
@@ -71,6 +76,21 @@ class SharedValues:
         return value
 
 
+def _looks_like_a_marker(value: Any) -> bool:
+    return isinstance(value, dict) and len(value) == 1 and (REF in value or LITERAL in value)
+
+
+def _escaped(value: Any) -> Any:
+    """The value with every object of a marker's shape wrapped as a literal (a value too short to share)."""
+    if _looks_like_a_marker(value):
+        return {LITERAL: value}
+    if isinstance(value, dict):
+        return {k: _escaped(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_escaped(v) for v in value]
+    return value
+
+
 def resolve(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The lines as they were played: shared lines taken out, each reference replaced by its value. A reference
     to no shared line above it (a model's text that merely looks like one) stays as it is."""
@@ -80,12 +100,14 @@ def resolve(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if rec.get("event") == SHARED_EVENT and isinstance(rec.get("id"), str):
             table[rec["id"]] = rec.get("value")
         else:
-            out.append(_put_back(rec, table) if table else rec)
+            out.append(_put_back(rec, table))
     return out
 
 
 def _put_back(value: Any, table: dict[str, Any]) -> Any:
     if isinstance(value, dict):
+        if len(value) == 1 and LITERAL in value:
+            return value[LITERAL]  # as written: a model's object of a reference's shape
         if len(value) == 1 and isinstance(value.get(REF), str) and value[REF] in table:
             return table[value[REF]]
         return {k: _put_back(v, table) for k, v in value.items()}

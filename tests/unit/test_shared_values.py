@@ -117,6 +117,19 @@ def test_model_text_that_looks_like_a_reference_stays_as_written(tmp_path: Path)
     assert resolve(read_jsonl(write(tmp_path, lines))) == expected
 
 
+def test_model_objects_shaped_like_a_reference_read_back_as_written(tmp_path: Path):
+    lines = played(4)
+    path = write(tmp_path, copy.deepcopy(lines))
+    real_id = next(r["id"] for r in read_jsonl(path) if r.get("event") == SHARED_EVENT)
+    lines = played(4)  # tool arguments a model wrote: one names a real shared value of this very run
+    lines[3]["reply"]["raw"] = {"input": {REF: real_id}, "nested": [{"$literal": 1}, {REF: real_id, "x": 2}],
+                                "instructions": SYSTEM, "tools": TOOLS}
+    lines[2]["reply"]["raw"] = {REF: real_id}
+    expected = copy.deepcopy(lines)
+    (tmp_path / "again").mkdir()
+    assert resolve(read_jsonl(write(tmp_path / "again", lines))) == expected
+
+
 def png(color: tuple[int, int, int]) -> bytes:
     buf = io.BytesIO()
     Image.new("RGB", (64, 36), color).save(buf, format="PNG")
