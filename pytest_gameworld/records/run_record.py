@@ -155,7 +155,9 @@ class RunRecord:
         """Ctrl-C (or the loop cancelled under it) while the run was in flight: missing, with where it stopped."""
         self._measure(ev, steps, tally, elapsed_s, now, per_role)
         self.status, self.stop_reason = INTERRUPTED, "interrupted"
-        self.error = f"interrupted by the user at step {steps} of {self.max_steps}"
+        # Numbered as the prompt and the viewer number steps (1-based): the step in flight, then what was done.
+        self.error = (f"interrupted by the user during step {min(steps + 1, self.max_steps)} of {self.max_steps} "
+                      f"({steps} completed)")
 
     def hold(self, kind: str, reason: str, now: str) -> None:
         """A run the session decided not to start (circuit breaker, cost limit): missing, with why."""

@@ -159,7 +159,8 @@ def test_an_interrupt_records_where_the_run_stopped_lists_the_unstarted_and_lf_p
     before = records(tmp_path)
     assert [(r["task"], r["status"]) for r in before] == [("01_01", "error"), ("01_02", "ok"),
                                                           ("01_03", "interrupted")], before
-    assert re.fullmatch(r"interrupted by the user at step \d+ of 60", before[2]["error"]), before[2]["error"]
+    where = re.fullmatch(r"interrupted by the user during step (\d+) of 60 \((\d+) completed\)", before[2]["error"])
+    assert where and int(where[1]) == int(where[2]) + 1 == before[2]["steps"] + 1, before[2]
     assert "2 planned run(s) not played (the session was interrupted)" in out, out[-3000:]
     assert "missing runs (not scored, re-run with --lf): 4" in out
     write_failing_conftest(tmp_path, "none")

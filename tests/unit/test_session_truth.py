@@ -82,7 +82,7 @@ def test_planned_runs_not_played_are_missing_with_why_and_fail_the_gate():
 
 def test_lf_replays_the_planned_runs_not_scored_and_nothing_without_a_plan():
     records = [rec("01_01"), rec("01_02", status="error", error=DOWN), rec("01_02"),
-               rec("01_03", status="interrupted", error="interrupted by the user at step 3 of 100")]
+               rec("01_03", status="interrupted", error="interrupted by the user during step 4 of 100 (3 completed)")]
     assert replay_items(plan("01_01", "01_02", "01_03", "01_04"), records) == {
         "puzzle/01-2048/01_03[m]", "puzzle/01-2048/01_04[m]"}
     assert replay_items(None, records) is None
