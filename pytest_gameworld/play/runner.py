@@ -20,7 +20,7 @@ from .evaluator import Evaluator, ScoreError, StepEval, read_path
 from .prompt_sections import episode_ended_line, state_text
 from .prompts import render_prompt
 from ..records.run_record import RunRecord, cost_usd
-from ..records.frames import frame_name, write_frame
+from ..records.frames import frame_name, kept_width, write_frame
 from ..records.shared_values import SharedValues
 from ..records.jsonl import append_jsonl
 from ..browser.faults import HarnessError, PageUnresponsive
@@ -47,6 +47,7 @@ class RunConfig:
     max_steps: int | None = None
     keep_frames: bool = False
     compact_frames: bool = False  # kept frames as WebP at the model's size; else the capture's own bytes
+    frame_width: int = 0  # --gw-frame-width: compact frames at most this wide (0: the model's size)
     catalog_version: str = ""
     catalog_source: dict[str, str] = field(default_factory=dict)  # an imported catalog's format, path, commit
     invocation: str = ""  # the pytest invocation playing it (the circuit breaker's scope)
@@ -248,7 +249,7 @@ class _Run:
         frame = None
         if cfg.keep_frames and shot is not None:
             frame = self.traj.keep_frame(frame_name(step, self.model.screenshot_format, cfg.compact_frames), shot,
-                                         cfg.compact_frames, self.model.screenshot_width)
+                                         cfg.compact_frames, kept_width(self.model.screenshot_width, cfg.frame_width))
         # Every role answers the same observation at once; their actions share one time window.
         turns: list[Turn] = await gather_all([self.take_turn(seat, step) for seat in self.seats])
         for seat, turn in zip(self.seats, turns):

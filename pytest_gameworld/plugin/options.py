@@ -30,6 +30,8 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("headed", "bool", False, "show the browser window"),
     ("keep-frames", "bool", False, "save every screenshot, full size, in the run's folder (any agent)"),
     ("no-frames", "bool", False, "save no screenshots (provider models keep reduced ones by default)"),
+    ("frame-width", "int", 0, "keep compact frames at most this many pixels wide, to save disk (0: the size the "
+                              "model was sent)"),
     ("session", "str", "", "session name for the results folder (default: a timestamp)"),
     ("max-cost", "float", 0.0, "stop starting new runs once the session's model spend reaches this many USD"),
     ("resume", "optional", "", "continue a session (default: latest): runs it scored are skipped, the rest played"),
@@ -67,7 +69,7 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
 # The least value of each numeric option; below it is a usage error, never silently clamped.
 MINIMA: dict[str, float] = {
     "repeat": 1, "max-steps": 0, "max-cost": 0, "max-drop": 0, "gate-allow-missing": 0, "step-timeout": 0,
-    "limit": 0, "progress-interval": 0.5, "max-consecutive-faults": 0,
+    "limit": 0, "progress-interval": 0.5, "max-consecutive-faults": 0, "frame-width": 0,
 }
 _DEFAULTS = {name: str(default) for name, _, default, _ in OPTIONS}
 MODEL_ENV = "GW_MODEL"
@@ -141,6 +143,7 @@ class Settings:
     headed: bool = False
     keep_frames: bool = False
     no_frames: bool = False
+    frame_width: int = 0
     session: str = ""
     max_cost: float = 0.0
     resume: str = ""
@@ -189,6 +192,7 @@ class Settings:
             catalog=Path(raw["catalog"]) if raw["catalog"] else None,
             browser_path=raw["browser-path"] or None, headed=bool(raw["headed"]),
             keep_frames=bool(raw["keep-frames"]), no_frames=bool(raw["no-frames"]), session=raw["session"] or "",
+            frame_width=int(raw["frame-width"]),
             max_cost=float(raw["max-cost"]), resume=raw["resume"] or "", gates=list(raw["gate"]),
             baseline=Path(raw["baseline"]) if raw["baseline"] else None, max_drop=max_drop,
             max_drop_strict=bool(raw["max-drop-strict"]), gate_allow_missing=int(raw["gate-allow-missing"]),

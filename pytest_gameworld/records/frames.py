@@ -22,6 +22,13 @@ def frame_name(step: int, shot_format: str, compact: bool) -> str:
     return f"frames/{step:04d}.{ext}"
 
 
+def kept_width(model_width: int | None, frame_width: int) -> int | None:
+    """The width a compact frame is kept at: the model's, narrowed to --gw-frame-width when that is smaller."""
+    if frame_width <= 0:
+        return model_width
+    return frame_width if model_width is None else min(model_width, frame_width)
+
+
 def write_frame(path: Path, shot: bytes, compact: bool, width: int | None = None) -> None:
     """Write a step's capture: as taken, or compact (WebP, scaled to ``width`` if set). CPU-bound: run it in a
     thread, off the step's critical path."""

@@ -198,6 +198,7 @@ SCRIPT = r"""
     else if (ev.key === "End") { show(steps.length - 1); ev.preventDefault(); }
   });
   show(0);
+  document.body.dataset.ready = "1";  // the data is unpacked and the keys work (tests wait for this)
   }
 })();
 """

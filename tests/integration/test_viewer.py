@@ -60,6 +60,7 @@ async def test_model_payloads_never_run_in_the_viewer_and_show_as_text(serve, ca
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         await page.goto(path.as_uri())
+        await page.wait_for_selector("body[data-ready]", state="attached", timeout=10_000)  # its data unpacked
         shown = []
         for i in range(len(SCRIPT)):
             await page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")

@@ -19,12 +19,14 @@ KEY_ENV = "GW_TRANSCRIPT_KEY"
 USAGE = {"input_tokens": 1234, "output_tokens": 56, "cached_tokens": 7}
 
 
-async def _play(catalog, open_game, tmp_path: Path, spec, task_id: str, steps: int, compact: bool) -> Path:
+async def _play(catalog, open_game, tmp_path: Path, spec, task_id: str, steps: int, compact: bool,
+                frame_width: int = 0) -> Path:
     task = next(t for t in catalog.tasks if t.id == task_id)
     run_dir = tmp_path / "sess" / "runs" / "x" / task.game / task.id / spec.name / "attempt-1"
     cfg = RunConfig(item_id=f"x/{task.game}/{task.id}[{spec.name}]", game=catalog.games[task.game], task=task,
                     model=spec, seed=5, repeat=0, run_dir=run_dir, results_path=tmp_path / "sess" / "results.jsonl",
-                    prompts_dir=catalog.root / "prompts", max_steps=steps, keep_frames=True, compact_frames=compact)
+                    prompts_dir=catalog.root / "prompts", max_steps=steps, keep_frames=True, compact_frames=compact,
+                    frame_width=frame_width)
     record, _ = await play(await open_game(task.game, 5), make_agent(spec), cfg)
     assert record.status == "ok", record.error
     return run_dir
@@ -35,13 +37,15 @@ async def _open(browser, path: Path):
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     await page.goto(path.as_uri())
+    await page.wait_for_selector("body[data-ready]", state="attached", timeout=10_000)  # its data unpacked
     return page, errors
 
 
 @ASYNC
-@pytest.mark.parametrize("compact", [True, False], ids=["compact-webp", "as-taken-png"])
+@pytest.mark.parametrize(("compact", "frame_width"), [(True, 0), (False, 0), (True, 640)],
+                         ids=["compact-webp", "as-taken-png", "compact-webp-640-wide"])
 async def test_a_cua_click_is_drawn_where_it_landed_in_the_frame_with_tokens_cost_and_retries(
-        serve, catalog, open_game, browser, tmp_path, monkeypatch, compact):
+        serve, catalog, open_game, browser, tmp_path, monkeypatch, compact, frame_width):
     monkeypatch.setenv(KEY_ENV, "sk-transcript")
     server = serve("openai", [
         {"status": 503, "message": "overloaded"},  # the first attempt fails and is retried
@@ -52,7 +56,7 @@ async def test_a_cua_click_is_drawn_where_it_landed_in_the_frame_with_tokens_cos
     spec = catalog.resolve_model("openai-computer-use", {"endpoint.base_url": server.url,
                                                          "endpoint.api_key_env": KEY_ENV,
                                                          "extra.retry_backoff_s": 0.01})
-    run_dir = await _play(catalog, open_game, tmp_path, spec, "01_01", 2, compact)
+    run_dir = await _play(catalog, open_game, tmp_path, spec, "01_01", 2, compact, frame_width)
     lines = resolve(read_jsonl(run_dir / "steps.jsonl"))  # shared lines put back
     assert lines[0]["viewport"] == {"width": 1280, "height": 720} and lines[0]["priced"] is True
     assert len(lines[1]["retries"]) == 1 and "503" in lines[1]["retries"][0], lines[1]["retries"]
@@ -62,8 +66,11 @@ async def test_a_cua_click_is_drawn_where_it_landed_in_the_frame_with_tokens_cos
     try:
         await page.wait_for_function("document.getElementById('frame').complete")
         natural = await page.evaluate("[frame.naturalWidth, frame.naturalHeight]")
-        assert natural == [1280, 720]  # the frame is what the model saw, at its size
-        assert (await page.evaluate("frame.src")).startswith("data:image/webp" if compact else "data:image/png")
+        # The frame is what the model saw, at its size unless --gw-frame-width keeps it narrower.
+        assert natural == ([640, 360] if frame_width else [1280, 720])
+        src = await page.evaluate("frame.getAttribute('src')")
+        assert src.startswith("data:image/webp" if compact else "data:image/png") or \
+            src.endswith(".webp" if compact else ".png"), src[:60]
         circle = await page.evaluate("""() => { const c = document.querySelector('#pointer circle.ptr.ok');
             return c && [+c.getAttribute('cx'), +c.getAttribute('cy'), document.getElementById('pointer').hidden]; }""")
         scale = natural[0] / 1280
