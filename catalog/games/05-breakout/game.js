@@ -50,13 +50,15 @@
 
   // Brick rows: y of each row's top edge, bricks per row, horizontal gap, and
   // the x shift of odd rows (staggering). All rows stay inside the y 240-360
-  // band, so return trips are short.
+  // band, so return trips are short. The gaps of levels 2 and 5 are narrower
+  // than the ball: a ball that slipped between bricks rattled among them and
+  // broke several per return, which made those levels quicker than 1 and 3.
   const LEVELS = {
     1: { speed: 560, paddle: 120, rows: [332], perRow: 8, gap: 8, stagger: 0 },
-    2: { speed: 580, paddle: 120, rows: [288, 334], perRow: 6, gap: 32, stagger: 0 },
+    2: { speed: 580, paddle: 120, rows: [288, 334], perRow: 6, gap: 12, stagger: 0 },
     3: { speed: 600, paddle: 120, rows: [304, 334], perRow: 8, gap: 8, stagger: 0 },
     4: { speed: 620, paddle: 100, rows: [274, 304, 334], perRow: 6, gap: 16, stagger: 0 },
-    5: { speed: 660, paddle: 96, rows: [244, 274, 304, 334], perRow: 5, gap: 64, stagger: 64 },
+    5: { speed: 660, paddle: 96, rows: [244, 274, 304, 334], perRow: 5, gap: 8, stagger: 36 },
   };
   const LEVEL_COUNT = 5;
 

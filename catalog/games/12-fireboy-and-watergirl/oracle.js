@@ -95,11 +95,11 @@
       fireboy: [go(31, 19), go(22, 19), repeat("move_left", boxAt(0, 3)), go(3, 18), go(1.5, 15), go(5, 12), go(10, 12)],
     },
     4: {
-      watergirl: [go(14, 19), go(10, 19), go(6, 19), board("lift_a"), until(liftUp("lift_a")),
-        go(6, 11), go(8, 11), go(11, 11), until(onLift("fireboy", "lift_b")), press("q"), until(never)],
-      fireboy: [go(25, 19), go(29, 19), until(onLift("watergirl", "lift_a")), press("p"),
+      watergirl: [go(8, 19), go(6, 19), board("lift_a"), until(liftUp("lift_a")),
+        go(6, 11), go(9, 11), until(onLift("fireboy", "lift_b")), press("q"), until(never)],
+      fireboy: [go(29, 19), until(onLift("watergirl", "lift_a")), press("p"),
         until(standsOn("watergirl", 11, 5, 14)), go(33, 19), board("lift_b"), until(liftUp("lift_b")),
-        go(33, 11), go(31, 11)],
+        go(32, 11), go(29, 11)],
     },
   };
 

@@ -28,13 +28,16 @@
   const SPAWN_TRIES = 12;
   const SCORE_FOR_FULL_PROGRESS = 1500; // hardest task target; progress is diagnostic
 
-  // Per level: spawn interval (s), fall speed (px/s), colours, double-spawn chance.
+  // Per level: spawn interval (s), fall speed (px/s), colours, double-spawn chance, and `open`: the
+  // chance that a new block may complete a group at all (then on one side only; else on none). Four
+  // colours throughout, as in the original: with three, random turning cleared often enough to solve
+  // levels 1-2 (docs/catalog.md, Hextris).
   const LEVELS = {
-    1: { every: 1.0, speed: 160, colours: 3, double: 0 },
-    2: { every: 0.85, speed: 180, colours: 3, double: 0.1 },
-    3: { every: 0.75, speed: 200, colours: 4, double: 0.15 },
-    4: { every: 0.65, speed: 220, colours: 4, double: 0.2 },
-    5: { every: 0.55, speed: 240, colours: 4, double: 0.25 },
+    1: { every: 1.0, speed: 160, colours: 4, double: 0, open: 0.7 },
+    2: { every: 0.85, speed: 180, colours: 4, double: 0.1, open: 0.6 },
+    3: { every: 0.75, speed: 200, colours: 4, double: 0.15, open: 0.5 },
+    4: { every: 0.65, speed: 220, colours: 4, double: 0.2, open: 0.4 },
+    5: { every: 0.55, speed: 240, colours: 4, double: 0.25, open: 0.3 },
   };
   const COLOUR_NAMES = ["red", "yellow", "blue", "green"];
 
@@ -237,24 +240,42 @@
     return n >= 3;
   }
 
+  // On how many of the six sides a block of `colour` would complete a group. Keeping this at one
+  // (or none) means a clear needs the right side, not just any turn: random turning seldom finds it.
+  function sidesCompleted(proj, colour) {
+    let n = 0;
+    for (let s = 0; s < 6; s++) if (completesGroup(proj, s, colour)) n++;
+    return n;
+  }
+
   Core.prototype.pickBlock = function (proj, usedLanes) {
     const ncol = this.cfg.colours;
+    const maxSides = nextRandom(this.runRng) < this.cfg.open ? 1 : 0;
     let lane = 0;
     let colour = 0;
     for (let k = 0; k < SPAWN_TRIES; k++) {
       lane = Math.floor(nextRandom(this.runRng) * 6);
       colour = Math.floor(nextRandom(this.runRng) * ncol);
       if (usedLanes.includes(lane)) continue;
-      if (!completesGroup(proj, this.sideForLane(lane), colour)) return { lane, colour };
+      if (completesGroup(proj, this.sideForLane(lane), colour)) continue;
+      if (sidesCompleted(proj, colour) <= maxSides) return { lane, colour };
     }
-    // Deterministic fallback: the first safe (lane, colour) after a random start.
+    // Deterministic fallback: after a random start, the safe (lane, colour) completing on the fewest sides.
     const start = Math.floor(nextRandom(this.runRng) * 6 * ncol);
+    let best = null;
+    let bestSides = Infinity;
     for (let k = 0; k < 6 * ncol; k++) {
       const i = (start + k) % (6 * ncol);
       const l = Math.floor(i / ncol);
       const c = i % ncol;
-      if (!usedLanes.includes(l) && !completesGroup(proj, this.sideForLane(l), c)) return { lane: l, colour: c };
+      if (usedLanes.includes(l) || completesGroup(proj, this.sideForLane(l), c)) continue;
+      const n = sidesCompleted(proj, c);
+      if (n < bestSides) {
+        best = { lane: l, colour: c };
+        bestSides = n;
+      }
     }
+    if (best) return best;
     return { lane: usedLanes.includes(lane) ? mod6(lane + 1) : lane, colour };
   };
 

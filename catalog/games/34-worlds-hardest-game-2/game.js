@@ -70,7 +70,9 @@
       route: [[1, 4.5], [5, 4.5], [7.5, 4.5], [10, 4.5], [12.5, 2], [12.5, 0.5], [12.5, 4.5], [12.5, 8.5],
         [3.5, 8.5], [14, 8.5]],
     },
-    { // 2: two spinning crosses guard two coins; a key opens the gate to coin 3 and the end
+    { // 2: two spinning crosses guard two coins behind two lanes of sweeping dots; a key opens
+      // the gate to coin 3 and the end. The oracle takes the far coin first, so the one-coin
+      // task of level 2 is no shorter than level 1's (x = 3 and the extra x = 7 dots: issue 24).
       map: [
         '  ..........#...EE',
         '  ..........#...EE',
@@ -82,15 +84,13 @@
         'SS..........#...EE',
         'SS..........#...EE',
       ],
-      coins: [[5, 2.5], [9, 6], [14.5, 7.5, 'gated']],
+      coins: [[9, 6], [5, 2.5], [14.5, 7.5, 'gated']],
       keys: [[10.5, 0.5]],
       enemies: [0, 90, 180, 270].map((a) => ({ circle: [5, 2.5, 1.5], omega: 90, angle: a }))
         .concat([45, 135, 225, 315].map((a) => ({ circle: [9, 6, 1.5], omega: -90, angle: a })))
-        .concat([
-          { line: [7, 0.5, 7, 8.5], speed: 200, phase: 0 },
-          { line: [7, 0.5, 7, 8.5], speed: 200, phase: 0.5 },
-        ]),
-      route: [[1, 7.5], [3, 5], [5, 2.5], [7, 4.5], [9, 6], [10.5, 0.5], [12.5, 4.5], [14.5, 7.5], [17, 4.5]],
+        .concat([3, 7].flatMap((x) => [0, 0.25, 0.5, 0.75].map((phase) => (
+          { line: [x, 0.5, x, 8.5], speed: 200, phase: phase })))),
+      route: [[1, 7.5], [5, 7.5], [9, 6], [7, 4.5], [5, 2.5], [10.5, 0.5], [12.5, 4.5], [14.5, 7.5], [17, 4.5]],
     },
   ];
 
