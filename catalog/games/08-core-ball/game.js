@@ -270,7 +270,9 @@
   const DYN = { x: CORE_X - PIN_R - BALL_R - 8, y: HUD_H, w: 2 * (PIN_R + BALL_R + 8), h: H - HUD_H };
 
   const canvas = document.getElementById("game");
-  const ctx = canvas.getContext("2d");
+  // Opaque (every picture is a full backdrop plus redrawn regions): the
+  // harness reads it back as it is, with no copy onto an opaque canvas first.
+  const ctx = canvas.getContext("2d", { alpha: false });
 
   function outlinedText(text, x, y, font, align) {
     ctx.font = font;
@@ -289,7 +291,7 @@
   backdrop.width = W;
   backdrop.height = H;
   (function paintBackdrop() {
-    const b = backdrop.getContext("2d");
+    const b = backdrop.getContext("2d", { alpha: false });
     b.fillStyle = COLORS.bg;
     b.fillRect(0, 0, W, H);
     b.strokeStyle = "rgba(0,0,0,0.08)";
