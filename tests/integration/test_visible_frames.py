@@ -40,7 +40,7 @@ async def test_skipped_frames_never_show(open_game, catalog, game_id):
     rng = random.Random(9)
     # Holds of any multiple of 50 ms, shorter than the catalog's, so animations overlap across steps.
     actions = [dataclasses.replace(a, duration_ms=rng.choice([50, 100, 150, 200, 250]))
-               for a in action_script(game, 30)]
+               for a in action_script(game, 20)]
     seen = await pictures(open_game, game, actions, every_frame=False)
     drawn = await pictures(open_game, game, actions, every_frame=True)
     for step, (a, b) in enumerate(zip(seen, drawn)):
