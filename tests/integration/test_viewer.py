@@ -80,7 +80,7 @@ async def test_model_payloads_never_run_in_the_viewer_and_show_as_text(serve, ca
         counts = await page.evaluate("""() => ({scripts: document.scripts.length,
             iframes: document.querySelectorAll('iframe').length,
             imgs: document.images.length - document.querySelectorAll('figure.thumb img').length,
-            foreign: [...document.images].filter(i => !/^(data:image\/|frames\/\d{4}\.webp$)/.test(
+            foreign: [...document.images].filter(i => !/^(data:image[/]|frames[/][0-9]{4}[.]webp$)/.test(
                 i.getAttribute('src'))).length,
             svgs: document.querySelectorAll('svg').length})""")
         # One frame, the history thumbnails (frames too), the chart and the pointer overlay: nothing else.
