@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
@@ -32,9 +33,9 @@ def action_script(game, n: int, seed: int = 3):
     return out
 
 
-async def play_script(open_game, game, seed: int, actions, drawing: bool = True) -> tuple[dict, bytes | None]:
-    """The state and the picture (as a run takes it) after playing the actions from a fresh page; without
-    ``drawing``, as a run nobody sees plays it (drawing calls skipped, no picture)."""
+async def play_script(open_game, game, seed: int, actions, drawing: bool = True) -> tuple[dict, bytes | None, Any]:
+    """The state and the picture (as a run takes it) after playing the actions from a fresh page, and that page's
+    session; without ``drawing``, as a run nobody sees plays it (drawing calls skipped, no picture)."""
     s = await open_game(game.id, seed)
     if not drawing:
         await s.skip_drawing()
@@ -44,7 +45,7 @@ async def play_script(open_game, game, seed: int, actions, drawing: bool = True)
         state = await s.state()
         if state["status"] == "terminal":
             state = await s.reset({})
-    return await s.observe("png" if drawing else None)
+    return (*await s.observe("png" if drawing else None), s)
 
 
 def pixels(png: bytes) -> Image.Image:
@@ -95,22 +96,21 @@ async def test_reset_works_in_place(open_game, catalog, game_id):
 async def test_same_seed_and_actions_give_the_same_state(open_game, catalog, game_id):
     game = catalog.games[game_id]
     script = action_script(game, 25)
-    a, frame_a = await play_script(open_game, game, 11, script)
-    b, frame_b = await play_script(open_game, game, 11, script)
+    a, frame_a, _ = await play_script(open_game, game, 11, script)
+    b, frame_b, _ = await play_script(open_game, game, 11, script)
     assert a == b
     assert frame_a == frame_b, "same seed and actions, different frames"
-    unseen, _ = await play_script(open_game, game, 11, script, drawing=False)
+    unseen, _, _ = await play_script(open_game, game, 11, script, drawing=False)
     assert unseen == a, "a run nobody sees (drawing skipped) must reach the same state"
-    seeded = await _supports_seed(open_game, game_id)
-    c, _ = await play_script(open_game, game, 12, script)
-    if seeded:
+    # Drawing skipped: shown just above to reach the state a drawn run reaches.
+    c, _, page_c = await play_script(open_game, game, 12, script, drawing=False)
+    if await _supports_seed(page_c):
         assert c["game_state"] != a["game_state"], "a different seed should change a random game"
     else:  # a fixed-layout game declares that the seed changes nothing
         assert c["game_state"] == a["game_state"], "capabilities.supports_seed is false, yet the seed mattered"
 
 
-async def _supports_seed(open_game, game_id: str) -> bool:
-    s = await open_game(game_id)
+async def _supports_seed(s) -> bool:
     caps = await s.eval("() => (window.gameAPI && window.gameAPI.capabilities) || {}")
     return caps.get("supports_seed", True) is not False
 

@@ -37,13 +37,13 @@ def installed(tmp_path: Path) -> tuple[Path, Path]:
     if build.returncode != 0 or not wheels:
         pytest.skip(f"no wheel could be built here (build backend unavailable?): {build.stderr.strip()[-300:]}")
     env = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env)
+    venv.EnvBuilder(with_pip=False).create(env)  # this environment's pip installs into it (--python): no ensurepip
     python = env / "bin" / "python"
     site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
     (site / "gw-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheels[0])], check=True,
-                   capture_output=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheels[0])],
+                   check=True, capture_output=True, timeout=300)
     where = subprocess.run([str(python), "-c", "import pytest_gameworld; print(pytest_gameworld.__file__)"],
                            capture_output=True, text=True, check=True, cwd=tmp_path).stdout.strip()
     assert Path(where).is_relative_to(site), f"the wheel's copy must be the one imported, not {where}"

@@ -62,12 +62,11 @@ def nested(depth: int, leaf: Any = 1) -> Any:
 
 
 deep = st.integers(min_value=17, max_value=900).map(lambda d: {"x": nested(d), "y": 1, "action": "click"})
-# Deferred: composing strategies at import would force them while pytest loads (a warning per worker).
-arg_dicts = st.deferred(lambda: st.one_of(
+arg_dicts = st.one_of(
     st.dictionaries(keys, values, max_size=6),
     st.fixed_dictionaries({"action": st.sampled_from(ACTIONS)}, optional={n: values for n in NAMES[:12] if n != "action"}),
     deep,
-))
+)
 
 
 def _dump_loose(value: Any) -> str:
@@ -77,12 +76,12 @@ def _dump_loose(value: Any) -> str:
         return "{}"
 
 
-arg_texts = st.deferred(lambda: st.one_of(
+arg_texts = st.one_of(
     arg_dicts.map(_dump_loose), st.text(max_size=60), st.sampled_from(HOSTILE_STRINGS),
     st.integers(min_value=10, max_value=60_000).map(lambda d: "[" * d + "]" * d),
     st.integers(min_value=10, max_value=60_000).map(lambda d: '{"a":' * d + "1" + "}" * d),
     st.just('{"x": ' + "9" * 5000 + "}"), st.just('{"action": "type", "text": "' + "a" * 100_000 + '"}'),
-))
+)
 
 # ------------------------------------------------------------------ one strategy per interface
 
@@ -120,12 +119,12 @@ _UITARS_CALL = st.tuples(st.sampled_from(["click", "left_double", "right_single"
                          st.sampled_from(["point", "start_box", "end_box", "key", "content", "direction", "x"]),
                          st.one_of(st.sampled_from(HOSTILE_STRINGS), st.text(max_size=20),
                                    st.sampled_from(HOSTILE_NUMBERS).map(str)))
-uitars_texts = st.deferred(lambda: st.one_of(
+uitars_texts = st.one_of(
     st.lists(_UITARS_CALL, min_size=1, max_size=3).map(
         lambda cs: "Thought: go\nAction: " + "\n".join(f"{n}({k}='<point>{v} {v}</point>', {k}={v!r})" for n, k, v in cs)),
     st.text(max_size=80).map(lambda t: "Action: " + t),
     st.integers(min_value=10, max_value=20_000).map(lambda d: "Action: click(point=" + "(" * d),
-))
+)
 
 SPECS: dict[str, tuple[str, dict[str, Any]]] = {
     # interface label: (catalog model, overrides)

@@ -11,6 +11,9 @@ from hostile import LABELS, agent_for, check_reply, responses
 EXAMPLES = 100
 
 
+# Hypothesis takes an xdist worker to be still starting up and warns on each strategy it builds (a warning per
+# worker in every run, nothing to act on).
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisSideeffectWarning")
 @pytest.mark.parametrize("label", LABELS)
 def test_hostile_replies_never_raise(label: str) -> None:
     agent = agent_for(label)

@@ -31,4 +31,5 @@ def test_an_unexpected_skip_fails_only_under_ci(pytester: pytest.Pytester, monke
 
 def test_ci_runs_the_suite_with_ci_set_and_skips_listed():
     script = (REPO / ".ci" / "run").read_text()
-    assert "export CI=true" in script and "./gw test" in script and "-rs" in script
+    assert "export CI=true" in script and "./gw test" in script
+    assert "-rfEs" in script, "CI keeps only the output's last lines: failures, errors and skips must be named there"
