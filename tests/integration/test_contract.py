@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import io
 import random
-from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
 
 from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.builtin import random_args
+from pytest_gameworld.browser.sandbox import GameSession
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.evaluator import read_number
 from pytest_gameworld.play.semantic import parse_semantic
@@ -33,7 +33,7 @@ def action_script(game, n: int, seed: int = 3):
     return out
 
 
-async def play_script(open_game, game, seed: int, actions, drawing: bool = True) -> tuple[dict, bytes | None, Any]:
+async def play_script(open_game, game, seed: int, actions, drawing: bool = True) -> tuple[dict, bytes | None, GameSession]:
     """The state and the picture (as a run takes it) after playing the actions from a fresh page, and that page's
     session; without ``drawing``, as a run nobody sees plays it (drawing calls skipped, no picture)."""
     s = await open_game(game.id, seed)
@@ -110,7 +110,7 @@ async def test_same_seed_and_actions_give_the_same_state(open_game, catalog, gam
         assert c["game_state"] == a["game_state"], "capabilities.supports_seed is false, yet the seed mattered"
 
 
-async def _supports_seed(s) -> bool:
+async def _supports_seed(s: GameSession) -> bool:
     caps = await s.eval("() => (window.gameAPI && window.gameAPI.capabilities) || {}")
     return caps.get("supports_seed", True) is not False
 

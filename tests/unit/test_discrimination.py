@@ -114,3 +114,21 @@ def test_the_docs_section_replaces_itself_and_says_what_is_not_yet_calibrated():
     again = d.with_docs_section(once, full)
     assert again.count(d.DOCS_BEGIN) == 1 and "Not yet calibrated" not in again and "| 35.0 |" not in again
     assert "+35.0" in again
+
+
+def test_the_floor_table_in_docs_names_the_shipped_floor_tasks_with_their_figures():
+    """docs/catalog.md's "Tasks random play solves" is written by hand: it must follow the shipped file."""
+    import re
+    from pathlib import Path
+
+    from pytest_gameworld.catalog.native import default_catalog_dir
+    from pytest_gameworld.records.baselines import load
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "catalog.md").read_text(encoding="utf-8")
+    section = text.split("## Tasks random play solves", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| (\d\d_\d\d) \| [^|]+ \| ([^|]+?) \|", section, re.M))
+    shipped = load(default_catalog_dir())
+    assert shipped is not None and sorted(rows) == shipped.floors
+    for task in shipped.floors:
+        r = shipped.tasks[task].rates["random"]
+        assert rows[task] == f"{r.sr:.0f}/{r.pg:.0f} ({r.runs})", task
