@@ -96,3 +96,22 @@ async def test_astray_progress_stays_at_zero_in_a_dead_end_farther_than_the_star
     state = await s.state()
     assert state["metrics"]["distance_to_goal"] > state["metrics"]["path_length_start"], state["metrics"]
     assert state["game_state"]["completion_progress"] == 0 and state["game_state"]["score"] == 0
+
+
+async def test_minecraft_does_not_count_a_placed_block_mined_again_as_a_gain(open_game):
+    s = await open_game("18-minecraft-clone", 3)
+    await s.init({"seed": 3, "level": 1})
+    centre = {"x": 640, "y": 360}
+    for _ in range(3):  # look down at the ground in front of the player
+        await s.execute(Action("mouse_move", 500, x=640, y=460))
+    await s.execute(Action("click_hold", 1000, **centre))
+    first = (await s.state())["metrics"]
+    gained = sum(first["item_gains"].values())
+    assert gained >= 1 and first["blocks_mined"] == gained, first
+    # Place one block back and mine again: the placed block returns to the hotbar but is no new gain.
+    await s.execute(Action("right_click", 500, button="right", **centre))
+    await s.execute(Action("click_hold", 1000, **centre))
+    after = (await s.state())["metrics"]
+    assert after["blocks_placed"] == 1 and after["blocks_recovered"] == 1, after
+    mined_again = after["blocks_mined"] - first["blocks_mined"]
+    assert sum(after["item_gains"].values()) == gained + mined_again - after["blocks_recovered"], after

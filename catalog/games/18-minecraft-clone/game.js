@@ -441,6 +441,8 @@
     c.gains = { dirt: 0, wood_log: 0, leaves: 0, stone: 0, iron_ore: 0 };
     c.blocksMined = 0;
     c.blocksPlaced = 0;
+    c.placedCells = new Set();
+    c.blocksRecovered = 0;
     c.hotbarUsage = 0;
     c.lookChanges = 0;
     c.playTicks = 0;
@@ -459,6 +461,7 @@
     c.held = Object.assign({}, this.held);
     c.slots = this.slots.map((s) => (s ? { item: s.item, count: s.count } : null));
     c.gains = Object.assign({}, this.gains);
+    c.placedCells = new Set(this.placedCells);
     c.target = this.target ? Object.assign({}, this.target) : null;
     return c;
   };
@@ -524,8 +527,10 @@
     return out;
   };
 
-  Core.prototype.addItem = function (item) {
-    this.gains[item]++;
+  // A block the player placed comes back to the hotbar when mined but is not a
+  // new gain: placing and re-mining one block must not count it over and over.
+  Core.prototype.addItem = function (item, gained) {
+    if (gained) this.gains[item]++;
     let slot = this.slots.findIndex((s) => s && s.item === item && s.count < STACK);
     if (slot < 0) slot = this.slots.indexOf(null);
     if (slot >= 0) {
@@ -556,6 +561,7 @@
     slot.count--;
     if (slot.count === 0) this.slots[this.selected] = null;
     this.maxY = Math.max(this.maxY, by);
+    this.placedCells.add(i);
     this.blocksPlaced++;
     this.worldVersion++;
     this.invVersion++;
@@ -689,7 +695,9 @@
     this.miningTicks++;
     if (this.miningTicks < BREAK_TICKS[t.type]) return;
     this.blocks[t.idx] = AIR;
-    this.addItem(ITEM_OF[t.type]);
+    const placedHere = this.placedCells.delete(t.idx);
+    this.addItem(ITEM_OF[t.type], !placedHere);
+    if (placedHere) this.blocksRecovered++;
     this.blocksMined++;
     this.brokeInPress = true;
     this.worldVersion++;
@@ -752,6 +760,7 @@
         item_gains: Object.assign({}, gains),
         blocks_mined: this.blocksMined,
         blocks_placed: this.blocksPlaced,
+        blocks_recovered: this.blocksRecovered,
         hotbar_usage: this.hotbarUsage,
         look_changes: this.lookChanges,
       },
