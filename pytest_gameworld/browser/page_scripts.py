@@ -111,6 +111,14 @@ SKIP_DRAWING = """() => {
     if (d && typeof d.value === 'function') proto[name] = function () {};
   }
 }"""
+# Runs the clock Playwright installed, in this document only: page.clock.run_for also adds an init script to
+# the context on every call (its log, replayed should the page navigate) and evaluates in every frame, one more
+# round trip a step and one more init script per step. False when there is no such clock (run_for then).
+ADVANCE = """(ms) => {
+  const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
+  if (!clock || typeof clock.runFor !== 'function') return false;
+  return Promise.resolve(clock.runFor(ms)).then(() => true);
+}"""
 STATUS = "() => { try { return String(window.gameAPI.getState().status); } catch (e) { return 'unreadable'; } }"
 
 

@@ -18,7 +18,7 @@ from .faults import BrowserGone, HarnessError, PageUnresponsive
 from .network_seal import CONTEXT_OPTIONS, seal
 from .seal_proxy import SealProxy, proxy_option
 from .page_seed import page_seed_script
-from .page_scripts import CALL_POLL, CALL_START, CANVAS_WATCH, OBSERVE, SKIP_DRAWING, STATUS, navigated
+from .page_scripts import ADVANCE, CALL_POLL, CALL_START, CANVAS_WATCH, OBSERVE, SKIP_DRAWING, STATUS, navigated
 from .remote_assets import HOW_TO_SUPPLY
 from ..catalog.upstream import append_url_suffix
 
@@ -83,6 +83,7 @@ class GameSession:
     captures: dict[str, int] = field(default_factory=dict)  # how pictures were taken: canvas, or why not
     page_calls: int = 0  # round trips into the page, its clock and its input (what a step's cost is made of)
     drawing: bool = True  # False once skip_drawing() made the page's 2d drawing calls do nothing
+    direct_clock: bool = True  # False once the page's clock did not answer ADVANCE (run_for from then on)
     proxy: SealProxy | None = None
     _oracle_loaded: bool = False
     _init_config: dict[str, Any] = field(default_factory=dict)
@@ -375,9 +376,14 @@ class GameSession:
         return state, await self.screenshot(fmt, quality)
 
     async def advance(self, ms: int) -> None:
+        """Let ``ms`` of game time pass: the page's timers and animation frames run (one page call when the
+        page is a single frame and its clock answers, else Playwright's run_for)."""
         if ms > 0:
             try:
-                await self._call("advance", self.page.clock.run_for(ms))
+                if not (self.direct_clock and len(self.page.frames) == 1
+                        and await self._call("advance", self.page.evaluate(ADVANCE, ms)) is True):
+                    self.direct_clock = False
+                    await self._call("advance", self.page.clock.run_for(ms))
             except HarnessError:
                 raise
             except Exception as exc:

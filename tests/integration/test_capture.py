@@ -158,3 +158,41 @@ async def test_a_page_that_calls_an_ending_what_the_evaluator_does_not_is_photog
     agent = watching(catalog, "noop")
     record, _, _ = await play_task("01_01", agent, max_steps=3, session=s)
     assert record.steps == 3 and len(agent.shown) == 3 and all(agent.shown)
+
+
+async def played(s: Any, actions: list[Action]) -> list[tuple[dict[str, Any], bytes]]:
+    await s.init({"seed": 5, "level": 1})
+    seen = []
+    for a in actions:
+        await s.execute(a)
+        state, picture = await s.observe("png")
+        seen.append((state, picture))
+    return seen
+
+
+async def test_the_clock_run_in_the_page_gives_the_states_and_pictures_of_playwrights_run_for(open_game):
+    actions = [Action("press_key", 150 + 50 * (i % 3), keys=(ARROWS[i % 4],)) for i in range(10)]
+    actions.insert(4, Action("wait", 700))
+    direct = await open_game("16-hextris")
+    by_run_for = await open_game("16-hextris")
+    by_run_for.direct_clock = False
+    ours, theirs = await played(direct, actions), await played(by_run_for, actions)
+    assert direct.direct_clock and not by_run_for.direct_clock
+    for i, ((state, picture), (state2, picture2)) in enumerate(zip(ours, theirs)):
+        assert state == state2, f"step {i}: the states differ"
+        assert same_picture(picture, picture2), f"step {i}: the pictures differ"
+    assert ours[0][0]["gameTimeMs"] != ours[-1][0]["gameTimeMs"]
+
+
+async def test_a_page_with_a_frame_inside_advances_that_frames_clock_too(open_game):
+    s = await open_game("01-2048")
+    await s.init({"seed": 1, "level": 1})
+    await s.eval("""() => new Promise((done) => {
+      const f = document.createElement('iframe');
+      f.srcdoc = '<script>window.ticks = 0; setInterval(() => { window.ticks += 1; }, 100);</script>';
+      f.onload = () => done(true);
+      document.body.appendChild(f);
+    })""")
+    await s.execute(Action("wait", 1000))
+    ticks = await s.page.frames[1].evaluate("() => window.ticks")
+    assert ticks == 10, f"the inner frame's timers ran {ticks} times in 1 s of game time"
