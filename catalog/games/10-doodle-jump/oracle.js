@@ -1,12 +1,13 @@
 // Reference expert for Doodle Jump.
 //
 // It acts only at step boundaries (one control per 200 ms step), like a model.
-// Each step it clones the live core (window.__gwCore) and
-//  1. prices every known platform: the least time from a bounce on it to the
-//     target, over routes of bounces between known platforms (a spring is a
+// Each step it clones the live core (window.__gwCore), has the copy build the
+// tower LOOKUP px further, and
+//  1. prices every platform of it: the least time from a bounce on it to the
+//     target, over routes of bounces between these platforms (a spring is a
 //     higher launch), a launch above the known tower priced at TAIL_RATE;
-//  2. runs a beam search over wait/left/right sequences of HORIZON steps on
-//     the real core. All nodes of one depth share a time, so they are ranked
+//  2. runs a beam search over wait/left/right sequences of SEARCH.horizon
+//     steps on the copy. All nodes of one depth share a time, so they are ranked
 //     by the estimated time to the target: the time to land on a platform
 //     their arc can still reach plus that platform's price. No reachable
 //     platform is a fall.
@@ -290,11 +291,13 @@
     return Math.round(c.x / 4) + ":" + Math.round(c.vx / 50) + ":" + c.y.toFixed(1) + ":" + c.vy.toFixed(1) + ":" + c.score;
   }
 
-  // Beam search; `plan` (control indices) is the last step's best sequence
-  // less its first step. Its nodes are kept in the beam whatever their rank,
-  // so a plan is only dropped for one found better: without that, sequences
-  // that put off the test of an optimistic estimate (wait one more bounce)
-  // outrank the ones that just failed it, and the doodle dithers.
+  // Beam search; returns the last beam, best first. `timing`: the ticks of
+  // the even and odd steps; `only`: the first control, if fixed. `plan`
+  // (control indices) is the last step's best sequence less its first step.
+  // Its nodes are kept in the beam whatever their rank, so a plan is only
+  // dropped for one found better: without that, sequences that put off the
+  // test of an optimistic estimate (wait one more bounce) outrank the ones
+  // that just failed it, and the doodle dithers.
   function search(root, timing, route, target, plan, size, only) {
     let beam = [{ core: root, ticks: 0, doneAt: -1, risk: 0, value: 0, path: [] }];
     for (let d = 0; d < size.horizon; d++) {
@@ -332,22 +335,33 @@
     return beam;
   }
 
-
-
   // The harness's frames come every 16 ms while ticks last 1/60 s, so a 200 ms
   // step holds 12 ticks, or alternately 13 and 11, depending on the frame
-  // phase; two steps always hold 24. The last step's count predicts the next.
-  // The plan is reused when the doodle is where it predicted after one step.
-  const memo = { core: null, ticks: 0, last: 0, plan: [], expect: null };
+  // phase; two steps always hold 24. The ticks since the last call (one step
+  // or more: oracle@P does not ask every step) tell the next step's count:
+  // memo.next, 0 while unknown. The plan is reused when the doodle is where it
+  // predicted after one step.
+  const memo = { core: null, ticks: 0, next: 0, plan: [], expect: null };
+
+  function learnTiming(live) {
+    const d = memo.core === live ? live.playTicks - memo.ticks : 0;
+    memo.core = live;
+    memo.ticks = live.playTicks;
+    if (d <= 0) {
+      memo.next = 0;
+      return;
+    }
+    const k = Math.round(d / 12);
+    const r = d - 12 * k;
+    // After an even number of steps the phase is the one known before.
+    if (k % 2 === 1) memo.next = r === 1 ? 11 : r === -1 ? 13 : r === 0 ? 12 : 0;
+  }
 
   window.gameOracle = {
     act(state, task, role) {
       const live = window.__gwCore;
       if (!live || !state || state.status !== "playing") return { control: "wait", args: {} };
-      const d = memo.core === live ? live.playTicks - memo.ticks : 0;
-      memo.last = d >= 11 && d <= 13 ? d : 0;
-      memo.core = live;
-      memo.ticks = live.playTicks;
+      learnTiming(live);
       const hasGoal = !!task && typeof task.target === "number";
       const target = hasGoal ? task.target : Infinity;
       // The copy builds the tower LOOKUP px further and drops the platforms
@@ -361,8 +375,8 @@
       const e = memo.expect;
       const same = e && e.ticks === live.playTicks && e.x === live.x && e.vx === live.vx && e.y === live.y && e.vy === live.vy;
       memo.expect = null;
-      if (!memo.last) {
-        // No step seen yet in this episode: the control that does best under
+      if (!memo.next) {
+        // The timing is not known yet: the control that does best under
         // the worst of the three timings, each searched on its own.
         let pick = 0;
         let pickV = -Infinity;
@@ -378,7 +392,7 @@
         }
         return { control: CONTROLS[pick].control, args: {} };
       }
-      const next = 24 - memo.last;
+      const next = memo.next;
       const best = search(root, [next, 24 - next], route, target, same ? memo.plan : [], SEARCH)[0];
       memo.plan = best.path.slice(1);
       const after = step({ core: root, ticks: 0, doneAt: -1, risk: 0 }, CONTROLS[best.path[0]], next, 0, route, target).core;
