@@ -83,7 +83,7 @@ class GameSession:
     captures: dict[str, int] = field(default_factory=dict)  # how pictures were taken: canvas, or why not
     page_calls: int = 0  # round trips into the page, its clock and its input (what a step's cost is made of)
     drawing: bool = True  # False once skip_drawing() made the page's 2d drawing calls do nothing
-    direct_clock: bool = True  # False once the page's clock did not answer ADVANCE (run_for from then on)
+    direct_clock: bool = True  # False once the page had frames inside or no clock answered ADVANCE (run_for then on)
     proxy: SealProxy | None = None
     _oracle_loaded: bool = False
     _init_config: dict[str, Any] = field(default_factory=dict)

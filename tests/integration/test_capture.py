@@ -160,7 +160,7 @@ async def test_a_page_that_calls_an_ending_what_the_evaluator_does_not_is_photog
     assert record.steps == 3 and len(agent.shown) == 3 and all(agent.shown)
 
 
-async def played(s: Any, actions: list[Action]) -> list[tuple[dict[str, Any], bytes]]:
+async def observed_after_each(s: Any, actions: list[Action]) -> list[tuple[dict[str, Any], bytes]]:
     await s.init({"seed": 5, "level": 1})
     seen = []
     for a in actions:
@@ -176,7 +176,7 @@ async def test_the_clock_run_in_the_page_gives_the_states_and_pictures_of_playwr
     direct = await open_game("16-hextris")
     by_run_for = await open_game("16-hextris")
     by_run_for.direct_clock = False
-    ours, theirs = await played(direct, actions), await played(by_run_for, actions)
+    ours, theirs = await observed_after_each(direct, actions), await observed_after_each(by_run_for, actions)
     assert direct.direct_clock and not by_run_for.direct_clock
     for i, ((state, picture), (state2, picture2)) in enumerate(zip(ours, theirs)):
         assert state == state2, f"step {i}: the states differ"

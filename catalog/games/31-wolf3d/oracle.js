@@ -104,21 +104,11 @@
     return true;
   }
 
-  // The game's own line-of-sight walk (cells entered on the way, the end cell included).
+  // The game's own line-of-sight walk (Core.clearLine), with the doors in `open` taken as open.
   function losWith(core, x0, y0, x1, y1, open) {
-    let cx = Math.floor(x0), cy = Math.floor(y0);
-    const ex = Math.floor(x1), ey = Math.floor(y1);
-    const dx = x1 - x0, dy = y1 - y0;
-    const sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
-    const tdx = dx !== 0 ? Math.abs(1 / dx) : Infinity;
-    const tdy = dy !== 0 ? Math.abs(1 / dy) : Infinity;
-    let tx = dx !== 0 ? (dx > 0 ? cx + 1 - x0 : x0 - cx) * tdx : Infinity;
-    let ty = dy !== 0 ? (dy > 0 ? cy + 1 - y0 : y0 - cy) * tdy : Infinity;
-    for (let n = 0; n < 64 && (cx !== ex || cy !== ey); n++) {
-      if (tx < ty) { cx += sx; tx += tdx; } else { cy += sy; ty += tdy; }
-      if (blocked(core, cx, cy, open)) return false;
-    }
-    return true;
+    const view = Object.create(core);
+    view.solid = (cx, cy) => blocked(core, cx, cy, open);
+    return core.clearLine.call(view, x0, y0, x1, y1);
   }
 
   const isClosed = (d) => d.openTicks < DOOR_TICKS;
