@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable
 
@@ -19,6 +20,12 @@ from pytest_gameworld.browser.launch import find_browser, launch_browser
 from pytest_gameworld.browser.sandbox import GameSession
 
 PlayFn = Callable[..., Awaitable[tuple[RunRecord, dict[str, Any], Path]]]
+
+# A suite started in the background of a non-interactive shell (`nohup ./gw test &`) inherits SIGINT ignored, and
+# so would every session these tests start and then interrupt: they would ignore the Ctrl-C under test. A handler
+# of our own is reset to the default in each child, where Python installs its KeyboardInterrupt again.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
