@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
-import secrets
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Union
@@ -131,9 +131,10 @@ _counter_lock = threading.Lock()
 
 
 def new_id(prefix: str, length: int = 24) -> str:
-    """A provider-looking opaque id such as ``chatcmpl-…`` or ``toolu_…``; unique per process."""
+    """A provider-looking opaque id such as ``chatcmpl-…`` or ``toolu_…``: unique per process, and the same
+    sequence in every run of it. Clients echo ids back in their histories (the original harness writes the
+    tool call id into its action history text), and the random policy seeds a conversation from its opening,
+    so random ids made the same conversation play differently from one server run to the next."""
     with _counter_lock:
         n = next(_counter)
-    # The counter keeps ids unique even if the random part collided; the random part
-    # keeps ids from different server runs distinct in merged logs.
-    return f"{prefix}{secrets.token_hex(length // 2)[: length - 6]}{n:06d}"
+    return f"{prefix}{hashlib.sha256(f'{prefix}{n}'.encode()).hexdigest()[: length - 6]}{n:06d}"

@@ -61,6 +61,28 @@ async def test_random_policy_is_deterministic_under_a_seed(endpoint: Factory, ce
     assert first != other
 
 
+@pytest.mark.asyncio
+async def test_a_conversation_that_echoes_reply_ids_plays_the_same_in_every_server_run(
+        endpoint: Factory, cell_schema: dict[str, Any]) -> None:
+    """The original harness writes each tool call's id into its action history, which opens the next request."""
+    tools = [{"type": "function", "function": {"name": n, "parameters": cell_schema}} for n in ("reveal_cell", "flag")]
+
+    async def run() -> list[tuple[str, str]]:
+        ep = endpoint("openai", seed=3)
+        c = openai.AsyncOpenAI(base_url=ep.url, api_key="test")
+        out, history = [], "Play."
+        for _ in range(6):
+            reply = await c.chat.completions.create(
+                model="m", tools=tools, messages=[{"role": "user", "content": history}])  # type: ignore[arg-type]
+            call = reply.choices[0].message.tool_calls[0]  # type: ignore[index]
+            out.append((call.function.name, call.function.arguments))  # type: ignore[union-attr]
+            history = f"Action: {{\"tool_call_id\": \"{call.id}\", \"tool_name\": \"{call.function.name}\"}}"  # type: ignore[union-attr]
+        ep.stop()
+        return out
+
+    assert await run() == await run()
+
+
 def test_random_policy_keys_on_the_conversation_not_arrival_order(cell_schema: dict[str, Any]) -> None:
     tools = [ToolSpec("reveal_cell", cell_schema)]
     a, b = RandomPolicy(seed=1), RandomPolicy(seed=1)
