@@ -87,28 +87,29 @@
     return !(open === "all" || open.has(gridDoors[cy * w + cx]));
   }
 
+  // The core as a plan sees it, the doors in `open` taken as open: the game's own Core.fits and
+  // Core.clearLine then answer for the plan.
+  function withDoors(core, open) {
+    const view = Object.create(core);
+    view.solid = (cx, cy) => blocked(core, cx, cy, open);
+    return view;
+  }
+
   function fitsWith(core, x, y, r, open) {
-    const x0 = Math.floor(x - r), x1 = Math.floor(x + r);
-    const y0 = Math.floor(y - r), y1 = Math.floor(y + r);
-    for (let cy = y0; cy <= y1; cy++) {
-      for (let cx = x0; cx <= x1; cx++) if (blocked(core, cx, cy, open)) return false;
-    }
-    return true;
+    return withDoors(core, open).fits(x, y, r);
   }
 
   function walkWith(core, ax, ay, bx, by, open) {
+    const view = withDoors(core, open);
     const n = Math.ceil(dist(ax, ay, bx, by) / 0.1);
     for (let k = 1; k <= n; k++) {
-      if (!fitsWith(core, ax + (bx - ax) * k / n, ay + (by - ay) * k / n, CLEAR, open)) return false;
+      if (!view.fits(ax + (bx - ax) * k / n, ay + (by - ay) * k / n, CLEAR)) return false;
     }
     return true;
   }
 
-  // The game's own line-of-sight walk (Core.clearLine), with the doors in `open` taken as open.
   function losWith(core, x0, y0, x1, y1, open) {
-    const view = Object.create(core);
-    view.solid = (cx, cy) => blocked(core, cx, cy, open);
-    return core.clearLine.call(view, x0, y0, x1, y1);
+    return withDoors(core, open).clearLine(x0, y0, x1, y1);
   }
 
   const isClosed = (d) => d.openTicks < DOOR_TICKS;
