@@ -442,7 +442,6 @@
     c.blocksMined = 0;
     c.blocksPlaced = 0;
     c.placedCells = new Set();
-    c.blocksRecovered = 0;
     c.hotbarUsage = 0;
     c.lookChanges = 0;
     c.playTicks = 0;
@@ -697,7 +696,6 @@
     this.blocks[t.idx] = AIR;
     const placedHere = this.placedCells.delete(t.idx);
     this.addItem(ITEM_OF[t.type], !placedHere);
-    if (placedHere) this.blocksRecovered++;
     this.blocksMined++;
     this.brokeInPress = true;
     this.worldVersion++;
@@ -760,7 +758,7 @@
         item_gains: Object.assign({}, gains),
         blocks_mined: this.blocksMined,
         blocks_placed: this.blocksPlaced,
-        blocks_recovered: this.blocksRecovered,
+        blocks_recovered: this.blocksMined - total,  // mined again after placing: no gain
         hotbar_usage: this.hotbarUsage,
         look_changes: this.lookChanges,
       },

@@ -91,27 +91,35 @@
     return set;
   }
 
-  // Wanted blocks broken by 1..holds successive holds at this pose: [g1, g2, ...].
-  // A hold that cannot finish the next block ends there and its progress is
-  // lost (the button comes up), so the next hold starts that block afresh.
-  function holdGains(core, yawPx, pitchPx, wanted, support, holds) {
+  // The blocks successive holds at this pose break, one list per hold. A hold
+  // that cannot finish the next block ends there and its progress is lost
+  // (the button comes up), so the next hold starts that block afresh.
+  function holdBreaks(core, yawPx, pitchPx, support, holds) {
     const out = [];
     const ray = core.rayBlocks(yawPx, pitchPx);
-    let i = 0, gain = 0;
+    let i = 0;
     for (let h = 0; h < holds; h++) {
       let budget = HOLD_TICKS;
+      const broken = [];
       while (i < ray.length) {
         const b = ray[i];
         const need = MC.BREAK_TICKS[b.type];
         if (need === Infinity || support.has(b.idx)) { i = ray.length; break; }
         if (need > budget) break;
         budget -= need;
-        if (wanted.includes(b.type)) gain++;
+        broken.push(b);
         i++;
       }
-      out.push(gain);
+      out.push(broken);
     }
     return out;
+  }
+
+  // Wanted blocks broken by 1..holds successive holds at this pose: [g1, g2, ...].
+  function holdGains(core, yawPx, pitchPx, wanted, support, holds) {
+    let gain = 0;
+    return holdBreaks(core, yawPx, pitchPx, support, holds)
+      .map((broken) => (gain += broken.filter((b) => wanted.includes(b.type)).length));
   }
 
   function wrapYaw(d) {
@@ -183,13 +191,7 @@
     let best = null;
     forEachPose(core, (yaw, pitch, k, j) => {
       if (Math.abs(k - kG) > 1) return;
-      let budget = HOLD_TICKS, cleared = 0;
-      for (const b of core.rayBlocks(yaw, pitch)) {
-        const need = MC.BREAK_TICKS[b.type];
-        if (need === Infinity || support.has(b.idx) || need > budget) break;
-        budget -= need;
-        if (inWay(b.idx)) cleared++;
-      }
+      const cleared = holdBreaks(core, yaw, pitch, support, 1)[0].filter((b) => inWay(b.idx)).length;
       if (!cleared) return;
       const cost = Math.abs(k) + Math.abs(j) + 1;
       best = better(best, { gain: cleared, k, j, cost, rate: cleared / cost });
