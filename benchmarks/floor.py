@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 from pytest_gameworld.agents.builtin import random_args
@@ -53,6 +55,34 @@ async def bare_step(session: GameSession, action: Action, capture: str, fmt: str
         await page.evaluate("() => JSON.stringify(window.gameAPI.getState())")
         await session.cdp.send("Page.captureScreenshot", {"format": fmt, "optimizeForSpeed": True})
     return (time.perf_counter() - t0) * 1000
+
+
+async def bare_reset(session: GameSession, capture: str, fmt: str = "png") -> float:
+    """A reset in ms as bare calls: gameAPI.reset, then the state and a picture of the fresh episode."""
+    t0 = time.perf_counter()
+    await session.page.evaluate("() => window.gameAPI.reset({})")
+    if capture == "canvas":
+        await session.page.evaluate(CANVAS_READ)
+    else:
+        await session.page.evaluate("() => JSON.stringify(window.gameAPI.getState())")
+        await session.cdp.send("Page.captureScreenshot", {"format": fmt, "optimizeForSpeed": True})
+    return (time.perf_counter() - t0) * 1000
+
+
+def resets_after(steps_jsonl: Path) -> set[int]:
+    """The steps (0-based) after which the harness reset the game (a failed episode under continue_on_fail)."""
+    lines = [json.loads(line) for line in steps_jsonl.read_text().splitlines() if line.strip()]
+    return {ln["step"] - 1 for ln in lines if ln.get("event") == "reset"}
+
+
+async def floor_steps(session: GameSession, actions: list[Action], resets: set[int], capture: str,
+                      fmt: str = "png") -> list[float]:
+    """The floor of each step in ms, a reset added to the steps the harness reset after, as it paid for it."""
+    out = []
+    for i, action in enumerate(actions):
+        ms = await bare_step(session, action, capture, fmt)
+        out.append(ms + (await bare_reset(session, capture, fmt) if i in resets else 0.0))
+    return out
 
 
 def pct(values: list[float], q: float) -> float:

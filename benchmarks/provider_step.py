@@ -4,7 +4,8 @@ Usage: python benchmarks/provider_step.py [--game 01-2048] [--task 01_02] [--ste
        [--spec qwen3-vl-30b --spec openai/gpt-4.1] [--no-frames]
 Each spec plays through its official SDK against `gameworld serve` on 127.0.0.1 (random policy, answering at
 once, no log), frames kept as a provider run keeps them by default; then the same actions run as bare calls
-on a fresh page (the floor). Rounds alternate run and floor, so a slow spell of the machine weighs on both.
+on a fresh page (the floor), the game reset after the steps the run reset it after. Rounds alternate run and
+floor, so a slow spell of the machine weighs on both.
 A line per spec and round; last line: median_ms=… floor_ms=… ratio=… (the worst spec's median round).
 """
 
@@ -32,7 +33,7 @@ from pytest_gameworld.endpoint.process import spawn_endpoint
 from pytest_gameworld.play.actions import Action
 from pytest_gameworld.play.runner import RunConfig, play
 
-from floor import bare_step, pct  # benchmarks/floor.py, beside this script
+from floor import floor_steps, pct, resets_after  # benchmarks/floor.py, beside this script
 
 PROTOCOL = {"openai": "openai", "openai-compatible": "openai", "anthropic": "anthropic", "google": "gemini"}
 
@@ -72,13 +73,16 @@ async def run_spec(browser: Any, cat: Any, ref: str, game_id: str, task_id: str,
                         workdir / spec.name, workdir / "results.jsonl", cat.prompts_dir, max_steps=steps,
                         keep_frames=keep_frames, compact_frames=True)
         record, _ = await play(session, agent, cfg)
+        ended = time.perf_counter()
         captured_by = dict(session.captures)
         await session.close()
     finally:
         server.stop()
-    lines = [json.loads(line) for line in (workdir / spec.name / "steps.jsonl").read_text().splitlines() if line]
+    steps_jsonl = workdir / spec.name / "steps.jsonl"
+    lines = [json.loads(line) for line in steps_jsonl.read_text().splitlines() if line]
     actions = [ln["verdict"]["action"] for ln in lines if ln.get("event") == "step" and ln["verdict"].get("action")]
     return {"spec": spec, "record": record, "steps_ms": [(b - a) * 1000 for a, b in zip(agent.stamps, agent.stamps[1:])],
+            "end_ms": (ended - agent.stamps[-1]) * 1000, "resets": resets_after(steps_jsonl),
             "actions": [Action(**{**a, "keys": tuple(a.get("keys", ()))}) for a in actions],
             "captured_by": captured_by, "frames": sorted((workdir / spec.name / "frames").glob("*"))}
 
@@ -107,14 +111,14 @@ async def main() -> None:
                     session = await GameSession.open(browser, GameFiles(cat.games_dir), game, seed=1)
                     await session.init({"seed": 1, "level": 1})
                     capture = "canvas" if "canvas" in r["captured_by"] else "screen"
-                    floor_ms = [await bare_step(session, a, capture) for a in r["actions"][: len(r["steps_ms"]) + 1]]
+                    floor_ms = await floor_steps(session, r["actions"][: len(r["steps_ms"])], r["resets"], capture)
                     await session.close()
                     med, floor = statistics.median(r["steps_ms"]), statistics.median(floor_ms)
                     frame_kb = (sum(f.stat().st_size for f in r["frames"]) / len(r["frames"]) / 1024) if r["frames"] else 0
                     print(f"round {n + 1} spec={r['spec'].name} api={r['spec'].api} steps={len(r['steps_ms'])} "
                           f"valid={r['record'].valid} step median {med:.1f} ms p95 {pct(r['steps_ms'], 0.95):.1f} ms; "
                           f"floor median {floor:.1f} ms; ratio {med / floor:.2f}; frames {len(r['frames'])} x "
-                          f"{frame_kb:.1f} kB", flush=True)
+                          f"{frame_kb:.1f} kB; run end {r['end_ms']:.0f} ms", flush=True)
                     rounds.setdefault(r["spec"].name, []).append((med, floor))
         await browser.close()
     worst = None

@@ -30,7 +30,7 @@ from pytest_gameworld.browser.launch import find_browser, launch_browser
 from pytest_gameworld.browser.sandbox import GameSession
 from pytest_gameworld.play.semantic import parse_semantic
 
-from floor import bare_step, make_plan, pct  # benchmarks/floor.py, beside this script
+from floor import floor_steps, make_plan, pct, resets_after  # benchmarks/floor.py, beside this script
 
 
 class PixelAgent:
@@ -72,19 +72,21 @@ async def measure(browser: Any, cat: Any, game_id: str, task_id: str, steps: int
         cfg = RunConfig("bench", game, task.model_copy(update={"continue_on_fail": True}), spec, 1, 0,
                         Path(tmp) / "run", Path(tmp) / "results.jsonl", cat.prompts_dir, max_steps=steps)
         await play(session, agent, cfg)
+        resets = resets_after(Path(tmp) / "run" / "steps.jsonl")
     captured_by = dict(session.captures)
     await session.close()
     steps_ms = [(b - a) * 1000 for a, b in zip(agent.stamps, agent.stamps[1:])]
     # The floor: the same actions as bare calls, on a fresh page with the same seed, picture taken as the
-    # harness took it (canvas read-back when it could), and with a CDP screenshot for comparison.
+    # harness took it (canvas read-back when it could), and with a CDP screenshot for comparison; the game reset
+    # after the steps the harness reset it after, so a game that keeps dying costs both the same resets.
     floors: dict[str, list[float]] = {}
     for capture in ("canvas", "screen") if "canvas" in captured_by else ("screen",):
         session = await GameSession.open(browser, files, game, seed=1, url_suffix=task.url_suffix)
         await session.init({"seed": 1, "level": 1})
-        floors[capture] = [await bare_step(session, action, capture, fmt) for action in actions[: len(steps_ms) + 1]]
+        floors[capture] = await floor_steps(session, actions[: len(steps_ms)], resets, capture, fmt)
         await session.close()
     return {"game": game, "task": task, "steps_ms": steps_ms, "floors": floors, "captured_by": captured_by,
-            "hold_ms": actions[0].duration_ms}
+            "hold_ms": actions[0].duration_ms, "resets": len(resets)}
 
 
 async def main() -> None:
@@ -110,12 +112,12 @@ async def main() -> None:
     where = f"remote {args.browser_endpoint}" if args.browser_endpoint else "local"
     if len(results) > 1:
         base = next((statistics.median(r["steps_ms"]) for r in results if r["game"].id == "01-2048"), None)
-        print(f"{'game':32} {'task':6} {'step_ms':>8} {'p95':>7} {'floor':>7} {'ratio':>6} {'x2048':>6}  pictures")
+        print(f"{'game':32} {'task':6} {'step_ms':>8} {'p95':>7} {'floor':>7} {'ratio':>6} {'x2048':>6} {'resets':>6}  pictures")
         for r in results:
             med, floor = statistics.median(r["steps_ms"]), statistics.median(next(iter(r["floors"].values())))
             rel = f"{med / base:6.2f}" if base else "     -"
             print(f"{r['game'].id:32} {r['task'].id:6} {med:8.1f} {pct(r['steps_ms'], 0.95):7.1f} {floor:7.1f} "
-                  f"{med / floor:6.2f} {rel}  {r['captured_by']}", flush=True)
+                  f"{med / floor:6.2f} {rel} {r['resets']:6d}  {r['captured_by']}", flush=True)
         worst = max(results, key=lambda r: statistics.median(r["steps_ms"]))
         print(f"games={len(results)} browser={where} median_2048_ms={base:.1f} worst={worst['game'].id} "
               f"worst_x2048={statistics.median(worst['steps_ms']) / base:.2f}" if base else f"games={len(results)}")
@@ -127,7 +129,8 @@ async def main() -> None:
     print(f"game={game.id} task={r['task'].id} steps={len(steps_ms)} viewport={game.viewport.width}x"
           f"{game.viewport.height} browser={where}")
     print(f"step: median {med:.1f} ms, p95 {p95:.1f} ms, {1000 / med:.1f} steps/s per worker")
-    print(f"pictures the harness took: {r['captured_by']}")
+    print(f"pictures the harness took: {r['captured_by']}; resets after a failed episode: {r['resets']} "
+          f"(the floor resets after the same steps)")
     for capture, values in floors.items():
         print(f"floor ({capture} picture + input + clock {r['hold_ms']} ms + getState): median "
               f"{statistics.median(values):.1f} ms, p95 {pct(values, 0.95):.1f} ms")
