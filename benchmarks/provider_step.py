@@ -35,7 +35,7 @@ from pytest_gameworld.play.runner import RunConfig, play
 
 from floor import floor_steps, pct, resets_after  # benchmarks/floor.py, beside this script
 
-PROTOCOL = {"openai": "openai", "openai-compatible": "openai", "anthropic": "anthropic", "google": "gemini"}
+PROTOCOL = {"openai": "openai", "openai-compatible": "openai", "anthropic": "anthropic", "gemini": "gemini"}
 
 
 class Stamped:
