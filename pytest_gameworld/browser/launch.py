@@ -10,12 +10,27 @@ from typing import Any
 from .faults import BrowserNotFound, HarnessError
 from .network_seal import SEAL_FLAGS
 
+# Every browser context opens a window, and every window of this Chromium built the omnibox's suggestion popup as
+# a WebUI page in a renderer of its own: ~0.6 s of CPU at the start of each run, which no game needs (38 short runs
+# on 2 cores: 41.6 s wall with it, 27.1 s without; README, "What a step costs").
+SKIPPED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+# Chromium keeps only the last --disable-features it is given, and Playwright passes its own first: ours must
+# carry Playwright's too (what Playwright 1.65 disables; tests/integration/test_browser_flags.py fails when the
+# installed Playwright disables one more).
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin", "OptimizationHints",
+    "NetworkTimeServiceQuerying", "AimEnabled", "PreconnectToSearch", "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",
     # The harness owns time: nothing may throttle a page that is not in front.
     "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
     "--disable-backgrounding-occluded-windows",
+    "--disable-features=" + ",".join((*PLAYWRIGHT_DISABLED_FEATURES, *SKIPPED_FEATURES)),
     *SEAL_FLAGS,
 ]
 SYSTEM_BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
