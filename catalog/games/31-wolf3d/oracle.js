@@ -803,26 +803,18 @@
     return tx === null ? bearing(x, y, F.gx, F.gy) : bearing(x, y, tx, ty);
   }
 
-  // The player's pose after one press, by the game's own walking rule (3
-  // cells a second, x then y, each only where the body fits), leaving the
-  // guards out: a cheap stand-in for a clone of the core.
-  const MOVE_TICK = 3 / 60;
-  const PLAYER_R = 0.25;
+  // The player's pose after one press, by the game's own Core.turnAndMove run
+  // on a view of the core that holds only the pose, the guards left out: a
+  // cheap stand-in for a clone of the core.
+  const HELD = {
+    turn_left: { left: true }, turn_right: { right: true },
+    move_forward: { forward: true }, move_backward: { backward: true },
+  };
   function press(core, p, control) {
-    if (control === "turn_left" || control === "turn_right") {
-      return { px: p.px, py: p.py, angle: (p.angle + (control === "turn_left" ? 360 - TURN_DEG : TURN_DEG)) % 360 };
-    }
-    return walk(core, p, control === "move_backward" ? -1 : 1, 1);
-  }
-
-  function walk(core, p, dir, presses) {
-    let x = p.px, y = p.py;
-    const mx = Math.cos(p.angle * DEG) * MOVE_TICK * dir, my = Math.sin(p.angle * DEG) * MOVE_TICK * dir;
-    for (let t = 0; t < presses * STEP_TICKS; t++) {
-      if (fitsWith(core, x + mx, y, PLAYER_R, null)) x += mx;
-      if (fitsWith(core, x, y + my, PLAYER_R, null)) y += my;
-    }
-    return { px: x, py: y, angle: p.angle };
+    const body = Object.create(core);
+    body.px = p.px; body.py = p.py; body.angle = p.angle; body.guards = [];
+    for (let t = 0; t < STEP_TICKS; t++) body.turnAndMove(HELD[control]);
+    return { px: body.px, py: body.py, angle: body.angle };
   }
 
   const poseOf = (core) => ({ px: core.px, py: core.py, angle: core.angle });
@@ -851,7 +843,7 @@
         let c = { px: core.px, py: core.py, angle: ((core.angle + n * TURN_DEG) % 360 + 360) % 360 };
         let d = d0, m = 0;
         for (; m < 12 && d > near; m++) {
-          const c2 = walk(core, c, dir, 1);
+          const c2 = press(core, c, dir > 0 ? "move_forward" : "move_backward");
           const d2 = fieldAt(F, c2.px, c2.py);
           if (d2 > d - 0.2) break;
           c = c2;
