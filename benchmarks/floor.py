@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_gameworld.agents.builtin import random_args
+from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.sandbox import GameSession
-from pytest_gameworld.catalog.specs import Role
+from pytest_gameworld.catalog.specs import GameSpec, Role
 from pytest_gameworld.play.actions import Action, Proposal
 
 # The picture and the state of one instant in one page call: the canvas read back (no compositor frames).
@@ -43,17 +44,20 @@ async def act(page: Any, action: Action) -> None:
         await page.clock.run_for(action.duration_ms)
 
 
-async def bare_step(session: GameSession, action: Action, capture: str, fmt: str = "png") -> float:
-    """One floor step in ms: the action, then the state and a picture of it (``capture``: canvas read-back in
-    the same call, or a CDP screenshot after a getState call)."""
-    page = session.page
-    t0 = time.perf_counter()
-    await act(page, action)
+async def bare_picture(session: GameSession, capture: str, fmt: str = "png") -> None:
+    """The state and a picture of it: the canvas read back in the same call, or a CDP screenshot after getState."""
     if capture == "canvas":
-        await page.evaluate(CANVAS_READ)
+        await session.page.evaluate(CANVAS_READ)
     else:
-        await page.evaluate("() => JSON.stringify(window.gameAPI.getState())")
+        await session.page.evaluate("() => JSON.stringify(window.gameAPI.getState())")
         await session.cdp.send("Page.captureScreenshot", {"format": fmt, "optimizeForSpeed": True})
+
+
+async def bare_step(session: GameSession, action: Action, capture: str, fmt: str = "png") -> float:
+    """One floor step in ms: the action, then the state and a picture of it (bare_picture)."""
+    t0 = time.perf_counter()
+    await act(session.page, action)
+    await bare_picture(session, capture, fmt)
     return (time.perf_counter() - t0) * 1000
 
 
@@ -61,11 +65,7 @@ async def bare_reset(session: GameSession, capture: str, fmt: str = "png") -> fl
     """A reset in ms as bare calls: gameAPI.reset, then the state and a picture of the fresh episode."""
     t0 = time.perf_counter()
     await session.page.evaluate("() => window.gameAPI.reset({})")
-    if capture == "canvas":
-        await session.page.evaluate(CANVAS_READ)
-    else:
-        await session.page.evaluate("() => JSON.stringify(window.gameAPI.getState())")
-        await session.cdp.send("Page.captureScreenshot", {"format": fmt, "optimizeForSpeed": True})
+    await bare_picture(session, capture, fmt)
     return (time.perf_counter() - t0) * 1000
 
 
@@ -83,6 +83,17 @@ async def floor_steps(session: GameSession, actions: list[Action], resets: set[i
         ms = await bare_step(session, action, capture, fmt)
         out.append(ms + (await bare_reset(session, capture, fmt) if i in resets else 0.0))
     return out
+
+
+async def floor_on_fresh_page(browser: Any, files: GameFiles, game: GameSpec, actions: list[Action], resets: set[int],
+                              capture: str, fmt: str = "png", url_suffix: str = "") -> list[float]:
+    """floor_steps on a page of its own, opened and initialised as a run's is (seed 1, level 1)."""
+    session = await GameSession.open(browser, files, game, seed=1, url_suffix=url_suffix)
+    try:
+        await session.init({"seed": 1, "level": 1})
+        return await floor_steps(session, actions, resets, capture, fmt)
+    finally:
+        await session.close()
 
 
 def pct(values: list[float], q: float) -> float:

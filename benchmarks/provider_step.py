@@ -33,7 +33,7 @@ from pytest_gameworld.endpoint.process import spawn_endpoint
 from pytest_gameworld.play.actions import Action
 from pytest_gameworld.play.runner import RunConfig, play
 
-from floor import floor_steps, pct, resets_after  # benchmarks/floor.py, beside this script
+from floor import floor_on_fresh_page, pct, resets_after  # benchmarks/floor.py, beside this script
 
 PROTOCOL = {"openai": "openai", "openai-compatible": "openai", "anthropic": "anthropic", "gemini": "gemini"}
 
@@ -84,7 +84,8 @@ async def run_spec(browser: Any, cat: Any, ref: str, game_id: str, task_id: str,
     return {"spec": spec, "record": record, "steps_ms": [(b - a) * 1000 for a, b in zip(agent.stamps, agent.stamps[1:])],
             "end_ms": (ended - agent.stamps[-1]) * 1000, "resets": resets_after(steps_jsonl),
             "actions": [Action(**{**a, "keys": tuple(a.get("keys", ()))}) for a in actions],
-            "captured_by": captured_by, "frames": sorted((workdir / spec.name / "frames").glob("*"))}
+            "captured_by": captured_by, "frames": sorted((workdir / spec.name / "frames").glob("*")),
+            "url_suffix": task.url_suffix}
 
 
 async def main() -> None:
@@ -107,12 +108,10 @@ async def main() -> None:
                     r = await run_spec(browser, cat, ref, args.game, args.task, args.steps, not args.no_frames,
                                        Path(tmp) / f"round{n}")
                     # The floor: the actions this run executed, as bare calls on a fresh page, same seed.
-                    game = cat.games[args.game]
-                    session = await GameSession.open(browser, GameFiles(cat.games_dir), game, seed=1)
-                    await session.init({"seed": 1, "level": 1})
                     capture = "canvas" if "canvas" in r["captured_by"] else "screen"
-                    floor_ms = await floor_steps(session, r["actions"][: len(r["steps_ms"])], r["resets"], capture)
-                    await session.close()
+                    floor_ms = await floor_on_fresh_page(browser, GameFiles(cat.games_dir), cat.games[args.game],
+                                                         r["actions"][: len(r["steps_ms"])], r["resets"], capture,
+                                                         url_suffix=r["url_suffix"])
                     med, floor = statistics.median(r["steps_ms"]), statistics.median(floor_ms)
                     frame_kb = (sum(f.stat().st_size for f in r["frames"]) / len(r["frames"]) / 1024) if r["frames"] else 0
                     print(f"round {n + 1} spec={r['spec'].name} api={r['spec'].api} steps={len(r['steps_ms'])} "

@@ -30,7 +30,7 @@ from pytest_gameworld.browser.launch import find_browser, launch_browser
 from pytest_gameworld.browser.sandbox import GameSession
 from pytest_gameworld.play.semantic import parse_semantic
 
-from floor import floor_steps, make_plan, pct, resets_after  # benchmarks/floor.py, beside this script
+from floor import floor_on_fresh_page, make_plan, pct, resets_after  # benchmarks/floor.py, beside this script
 
 
 class PixelAgent:
@@ -81,10 +81,8 @@ async def measure(browser: Any, cat: Any, game_id: str, task_id: str, steps: int
     # after the steps the harness reset it after, so a game that keeps dying costs both the same resets.
     floors: dict[str, list[float]] = {}
     for capture in ("canvas", "screen") if "canvas" in captured_by else ("screen",):
-        session = await GameSession.open(browser, files, game, seed=1, url_suffix=task.url_suffix)
-        await session.init({"seed": 1, "level": 1})
-        floors[capture] = await floor_steps(session, actions[: len(steps_ms)], resets, capture, fmt)
-        await session.close()
+        floors[capture] = await floor_on_fresh_page(browser, files, game, actions[: len(steps_ms)], resets, capture,
+                                                    fmt, task.url_suffix)
     return {"game": game, "task": task, "steps_ms": steps_ms, "floors": floors, "captured_by": captured_by,
             "hold_ms": actions[0].duration_ms, "resets": len(resets)}
 
