@@ -104,10 +104,6 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _pct(v: float | None, digits: int = 1) -> str:
-    return "–" if v is None else f"{v:.{digits}f}"
-
-
 def _spread(s: Spread | None) -> str:
     if s is None:
         return '<span class="dim">one repeat</span>'
