@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from . import benchmark, hold_back, session_end, session_facts, signals, startup_checks
+from . import benchmark, hold_back, ini_guard, session_end, session_facts, signals, startup_checks
 from ..report import live_progress
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
@@ -43,6 +43,14 @@ NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NA
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser) -> None:
+    """Before any conftest.py: a spaced --gw-* value that cost the session its ini file stops it (one line)."""
+    problem = ini_guard.ini_problem(early_config, parser)
+    if problem:
+        raise pytest.UsageError(problem)
 
 
 def _inert(config: pytest.Config) -> bool:
@@ -79,6 +87,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS] = settings
     worker = getattr(config, "workerinput", None)
+    if worker is None and config.pluginmanager.hasplugin("xdist"):
+        ini_guard.hand_workers_joined_args(config)
     inert = _inert(config)
     if not settings.models:
         if given_options(config) and not inert and worker is None:
