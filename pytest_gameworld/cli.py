@@ -122,13 +122,13 @@ def _report(args: argparse.Namespace) -> int:
     from .report import summary_formats
     from .report.gate import format_comparison
     from .report.aggregate import format_table, is_human
-    from .report.outcome import build_gate, outcome
+    from .report.outcome import build_gate, session_outcome
     from .report.results_page import published_human_lines, session_baselines
-    from .records.sessions import load_results, read_plan, session_folder
+    from .records.sessions import read_session_files, session_folder
 
     try:
         gate = build_gate(args.gate, args.baseline, args.max_drop, args.max_drop_strict, args.allow_missing)
-        sessions = [(Path(p), load_results(Path(p))) for p in args.sessions]
+        sessions = [(Path(p), read_session_files(Path(p))) for p in args.sessions]
     except ValueError as exc:
         print(f"gameworld report: {exc}", file=sys.stderr)
         return 2
@@ -136,9 +136,9 @@ def _report(args: argparse.Namespace) -> int:
     status, humans, standard = 0, False, True
     table: dict = {}
     out_json, out_csv, text = [], [], []
-    for path, lines in sessions:
-        name = path.resolve().name
-        res = outcome(lines.records, [], gate, read_plan(session_folder(path)), damaged=lines.damaged)
+    for path, files in sessions:
+        name, lines = path.resolve().name, files.lines
+        res = session_outcome(files, [], gate)
         if res.deviations:
             text.append(f"{name}: non-standard session: {'; '.join(res.deviations)}")
         humans = humans or any(is_human(k) for k in res.summaries)
@@ -155,7 +155,9 @@ def _report(args: argparse.Namespace) -> int:
         text += [f"{name}: missing runs (not scored): {len(res.missing)}", *res.not_played_lines(),
                  *(f"  {m}" for m in res.missing)] if res.missing else []
         text += [f"{name}: damaged line skipped: {note}" for note in res.damaged]
-        text += _separation_lines(name, lines.records, session_baselines(read_plan(session_folder(path)), args.catalog,
+        text += [f"{name}: damaged plan: {res.plan_damage} (the runs it planned but no record names cannot be "
+                 "counted; --gw-resume sets it aside and plans again)"] if res.plan_damage else []
+        text += _separation_lines(name, lines.records, session_baselines(files.plan, args.catalog,
                                                                       args.baselines))
         if res.verdict is not None:
             if res.verdict.comparison is not None:
