@@ -122,13 +122,13 @@ def _report(args: argparse.Namespace) -> int:
     from .report import summary_formats
     from .report.gate import comparison_rows, format_comparison
     from .report.aggregate import format_table, is_human
-    from .report.outcome import build_gate, outcome
+    from .report.outcome import build_gate, session_outcome
     from .report.results_page import published_human_lines, session_baselines
-    from .records.sessions import load_results, read_plan, session_folder
+    from .records.sessions import read_session_files, session_folder
 
     try:
         gate = build_gate(args.gate, args.baseline, args.max_drop, args.max_drop_strict, args.allow_missing)
-        sessions = [(Path(p), load_results(Path(p))) for p in args.sessions]
+        sessions = [(Path(p), read_session_files(Path(p))) for p in args.sessions]
     except ValueError as exc:
         print(f"gameworld report: {exc}", file=sys.stderr)
         return 2
@@ -141,9 +141,9 @@ def _report(args: argparse.Namespace) -> int:
     def note(*lines: str) -> None:  # --format md prints Markdown only: its notes are a list
         text.extend(summary_formats.markdown_notes(list(lines)) if md else lines)
 
-    for path, lines in sessions:
-        name = path.resolve().name
-        res = outcome(lines.records, [], gate, read_plan(session_folder(path)), damaged=lines.damaged)
+    for path, files in sessions:
+        name, lines = path.resolve().name, files.lines
+        res = session_outcome(files, [], gate)
         if res.deviations:
             note(f"{name}: non-standard session: {'; '.join(res.deviations)}")
         humans = humans or any(is_human(k) for k in res.summaries)
@@ -161,8 +161,11 @@ def _report(args: argparse.Namespace) -> int:
             note(f"{name}: missing runs (not scored): {len(res.missing)}", *res.not_played_lines(),
                  *(f"  {m}" for m in res.missing))
         note(*(f"{name}: damaged line skipped: {why}" for why in res.damaged))
-        separation = _separation_lines(name, lines.records, session_baselines(read_plan(session_folder(path)),
-                                                                              args.catalog, args.baselines))
+        if res.plan_damage:
+            note(f"{name}: damaged plan: {res.plan_damage} (the runs it planned but no record names cannot be "
+                 "counted; --gw-resume sets it aside and plans again)")
+        separation = _separation_lines(name, lines.records, session_baselines(files.plan, args.catalog,
+                                                                              args.baselines))
         if md:  # how well the catalog's tasks separate skill is a diagnostic, not part of a Markdown report
             for line in separation:
                 print(line, file=sys.stderr)
