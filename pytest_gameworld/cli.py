@@ -71,7 +71,7 @@ def _play(args: argparse.Namespace, rest: list[str]) -> int:
     # This module already imported the package, so pytest cannot rewrite its asserts; say nothing.
     argv = ["--pyargs", "pytest_gameworld.plugin.benchmark", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
     for m in args.model:
-        argv += ["--gw-model", m]
+        argv.append(f"--gw-model={m}")  # joined: a spaced YAML path would move pytest's rootdir
     return int(pytest.main(argv + rest))
 
 
