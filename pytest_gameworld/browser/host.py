@@ -21,6 +21,12 @@ from .seal_proxy import reaches_harness
 from ..catalog.specs import GameSpec
 
 
+# Games opening at once on one host. Opening (a context, the page's load, its readiness gate) is the heavy part
+# of a run's start: 32 runs starting together would load 32 pages at once and, on a busy machine, each would
+# wait past its page timeout. Waiting here is not timed by the page timeout; playing is not limited.
+OPENS_AT_ONCE = 4
+
+
 class HostSettings(Protocol):
     """What a host needs of the session's settings (plugin/options.py Settings has it all)."""
 
@@ -59,6 +65,7 @@ class BrowserHost:
         self._of: dict[int, _Browser] = {}  # id(GameSession) -> the browser it was opened on
         self._draining: set[_Browser] = set()  # retired browsers that still have runs on them
         self._launching = asyncio.Lock()  # many runs may ask for the first browser at once: one launch
+        self._opening = asyncio.Semaphore(OPENS_AT_ONCE)
 
     @property
     def browser(self) -> Any:
@@ -94,6 +101,11 @@ class BrowserHost:
                    assets: AssetStore | None = None, trace: Any = None) -> GameSession:
         """A game page in a context of its own; a browser found dead on the way (crashed, or its server gone)
         is renewed once."""
+        async with self._opening:
+            return await self._open(files, game, seed, url_suffix, assets, trace)
+
+    async def _open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None,
+                    assets: AssetStore | None, trace: Any) -> GameSession:
         target = await self._take()
         try:
             session = await self._open_on(target, files, game, seed, url_suffix, assets, trace)

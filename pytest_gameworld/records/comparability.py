@@ -15,7 +15,7 @@ from ..catalog.specs import STANDARD_OBS
 STANDARD_PROTOCOL = "paused"
 # Overrides of how the endpoint is reached or bounded: recorded, but what the model sees and does is unchanged.
 NEUTRAL_OVERRIDES = ("endpoint.", "timeout_s", "step_timeout_s", "max_retries", "price_per_mtok",
-                     "extra.retry_backoff_s")
+                     "extra.retry_backoff_s", "max_connections")
 
 
 def endpoint_host(base_url: str | None) -> str:
