@@ -1,4 +1,4 @@
-"""MkDocs build hook: the options reference page gets its table from pytest_gameworld/plugin/options.py.
+"""MkDocs build hook: the options reference page gets its list from pytest_gameworld/plugin/options.py.
 
 The checkout beside this file is imported first, so the site documents the options of the code it ships with
 (not of another installed copy).

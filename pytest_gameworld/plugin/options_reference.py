@@ -1,6 +1,6 @@
 """The options reference (docs/options.md) rendered from OPTIONS, so the page cannot drift from the plugin.
 
-The documentation site's build hook (mkdocs_hooks.py) puts this table where the page holds its marker.
+The documentation site's build hook (mkdocs_hooks.py) puts this list where the page holds its marker.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 from .options import MINIMA, OPTIONS, metavar
 
-MARKER = "<!-- gw-options-table -->"
+MARKER = "<!-- gw-options -->"
 
 
 def flag_form(name: str, kind: str) -> str:
@@ -22,32 +22,34 @@ def flag_form(name: str, kind: str) -> str:
     return f"--gw-{name}={metavar(name, kind)}"
 
 
-def _default(name: str, kind: str, default: Any) -> str:
+def _default(kind: str, default: Any) -> str:
+    """The default as shown: `off` for a switch, nothing for an empty one, 1 000 000 with its thousands apart."""
     if kind == "bool":
         return "off"
     if default in ("", [], None):
-        return "—"
-    if isinstance(default, (int, float)):
-        return f"`{default:,g}`".replace(",", " ") if default < 1e6 else f"`{int(default):,}`".replace(",", " ")
-    return f"`{default}`"
+        return ""
+    if isinstance(default, float):
+        return f"`{default:g}`"
+    return f"`{default:,}`".replace(",", " ") if isinstance(default, int) else f"`{default}`"
 
 
-def _cell(text: str) -> str:
-    """Table-safe: a pipe escaped, and text that looks like a tag (replay:<steps.jsonl>) shown as text. (A pipe
-    inside a code span needs no escape for the site's Markdown, which would show the backslash.)"""
-    return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+def _text(text: str) -> str:
+    """Text that looks like a tag (replay:<steps.jsonl>) shown as text."""
+    return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
-def markdown_table() -> str:
-    """One row per option: how to write it, its ini name, its default and what it does."""
-    rows = ["| option | ini | default | meaning |", "|---|---|---|---|"]
+def reference_markdown() -> str:
+    """One list item per option: how to write it, its ini name and default, then what it does. (A list, not a
+    table: the flags stay whole on a narrow page and the texts get the width.)"""
+    items = []
     for name, kind, default, text in OPTIONS:
-        extra = f" (at least {MINIMA[name]:g})" if MINIMA.get(name, 0) > 0 else ""
-        rows.append(f"| `{flag_form(name, kind)}` | `gw_{name.replace('-', '_')}` | "
-                    f"{_default(name, kind, default)} | {_cell(text)}{extra} |")
-    return "\n".join(rows) + "\n"
+        least = f" (at least {MINIMA[name]:g})" if MINIMA.get(name, 0) > 0 else ""
+        shown = _default(kind, default)
+        items.append(f"- **`{flag_form(name, kind)}`** · ini `gw_{name.replace('-', '_')}`"
+                     f"{f' · default {shown}' if shown else ''}  \n  {_text(text)}{least}")
+    return "\n".join(items) + "\n"
 
 
 def render(markdown: str) -> str:
-    """The page with its marker replaced by the table (a page without the marker unchanged)."""
-    return markdown.replace(MARKER, markdown_table())
+    """The page with its marker replaced by the reference (a page without the marker unchanged)."""
+    return markdown.replace(MARKER, reference_markdown())

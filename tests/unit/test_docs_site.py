@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pytest_gameworld.plugin.options import OPTIONS
-from pytest_gameworld.plugin.options_reference import MARKER, flag_form, markdown_table
+from pytest_gameworld.plugin.options_reference import MARKER, flag_form, reference_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_TIMEOUT_S = 180  # a build takes seconds; a hung one is a failure, not a wait
@@ -55,12 +55,12 @@ def test_the_options_reference_lists_every_option_as_registered(site: Path):
 
 def test_a_value_option_is_written_with_equals():
     # A spaced value that names an existing path is read by pytest as a test path before the plugin loads.
-    table = markdown_table()
+    reference = reference_markdown()
     for name, kind, _, _ in OPTIONS:
         form = flag_form(name, kind)
         assert (kind == "bool") == ("=" not in form), form
-        assert f"`{form}`" in table
-    assert len(table.strip().splitlines()) == len(OPTIONS) + 2
+        assert f"`{form}`" in reference
+    assert reference.count("\n- **`--gw-") + 1 == len(OPTIONS), "one item per option"
 
 
 def test_the_readme_links_to_pages_that_exist():
