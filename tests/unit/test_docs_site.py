@@ -68,3 +68,14 @@ def test_the_readme_links_to_pages_that_exist():
     links = [l for l in re.findall(r"\]\(([^)#\s]+)", readme) if "://" not in l]
     assert any(l.startswith("docs/") for l in links), "the README links to no docs page"
     assert not [l for l in links if not (ROOT / l).exists()], "README links to missing files"
+
+
+def test_the_scripted_policy_examples_in_the_docs_load(tmp_path: Path):
+    from pytest_gameworld.endpoint.script import load_script
+
+    blocks = re.findall(r"```yaml\n(.*?)```", (ROOT / "docs" / "serve.md").read_text(encoding="utf-8"), re.S)
+    assert len(blocks) >= 2
+    for i, block in enumerate(blocks):
+        path = tmp_path / f"example{i}.yaml"
+        path.write_text(block, encoding="utf-8")
+        assert load_script(path).entries, f"docs/serve.md's example {i} is an empty script"
