@@ -80,16 +80,6 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
                          "runs; combine the shards' sessions with `gameworld merge`"),
 ]
-# What an option's value is called in `pytest --help` and the options reference (docs/options.md); the rest are
-# named for their kind (KIND_METAVARS).
-METAVARS: dict[str, str] = {
-    "model": "SPEC", "model-opt": "KEY=VALUE", "interface": "generalist|cua", "obs": "screenshot|state|both",
-    "results": "DIR", "catalog": "DIR", "browser-path": "PATH", "session": "NAME", "max-cost": "USD",
-    "resume": "SESSION", "gate": "EXPR", "max-drop": "POINTS", "step-timeout": "S", "page-timeout": "S",
-    "progress": "auto|live|plain|off", "progress-interval": "S", "browser-endpoint": "WS_URL",
-    "tracing": "off|on|retain-on-failure", "shard": "K/N", "concurrency": "auto|N",
-}
-KIND_METAVARS = {"int": "N", "float": "NUMBER", "path": "PATH", "str": "VALUE", "list": "VALUE", "optional": "VALUE"}
 # The least value of each numeric option; below it is a usage error, never silently clamped.
 MINIMA: dict[str, float] = {
     "repeat": 1, "max-steps": 0, "max-cost": 0, "max-drop": 0, "gate-allow-missing": 0, "step-timeout": 0,
@@ -100,6 +90,7 @@ MODEL_ENV = "GW_MODEL"
 
 
 def metavar(name: str, kind: str) -> str:
+    """What the option's value is called (METAVARS, below)."""
     return METAVARS.get(name) or KIND_METAVARS[kind]
 
 
@@ -253,6 +244,16 @@ class Settings:
 PROGRESS_MODES = ("auto", "live", "plain", "off")
 INTERFACES = ("generalist", "cua")
 TRACING_MODES = ("off", "on", "retain-on-failure")
+# What an option's value is called in `pytest --help` and the options reference (docs/options.md): a choice lists
+# its values; the rest are named for their kind (KIND_METAVARS).
+METAVARS: dict[str, str] = {
+    "model": "SPEC", "model-opt": "KEY=VALUE", "interface": "|".join(INTERFACES), "obs": "|".join(OBS_MODES),
+    "results": "DIR", "catalog": "DIR", "browser-path": "PATH", "session": "NAME", "max-cost": "USD",
+    "resume": "SESSION", "gate": "EXPR", "max-drop": "POINTS", "step-timeout": "S", "page-timeout": "S",
+    "progress": "|".join(PROGRESS_MODES), "progress-interval": "S", "browser-endpoint": "WS_URL",
+    "tracing": "|".join(TRACING_MODES), "shard": "K/N", "concurrency": "auto|N",
+}
+KIND_METAVARS = {"int": "N", "float": "NUMBER", "path": "PATH", "str": "VALUE", "list": "VALUE", "optional": "VALUE"}
 
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...], default: str) -> str:
