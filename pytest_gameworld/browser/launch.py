@@ -11,8 +11,8 @@ from .faults import BrowserNotFound, HarnessError
 from .network_seal import SEAL_FLAGS
 
 # Every browser context opens a window, and every window of this Chromium built the omnibox's suggestion popup as
-# a WebUI page in a renderer of its own: ~0.6 s of CPU at the start of each run, which no game needs (README,
-# "What a step costs": a third of the wall time of 38 short runs).
+# a WebUI page in a renderer of its own: ~0.6 s of CPU at the start of each run, which no game needs
+# (docs/performance.md, "What a step costs": a third of the wall time of 38 short runs).
 SKIPPED_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 # Chromium keeps only the last --disable-features it is given, and Playwright passes its own first: ours must
 # carry Playwright's too (what Playwright 1.65 disables; tests/integration/test_browser_flags.py fails when the

@@ -14,29 +14,38 @@ from ..records.shards import parse_shard
 
 # name, kind, default, help; every option is --gw-<name> and ini gw_<name>.
 OPTIONS: list[tuple[str, str, Any, str]] = [
-    ("model", "list", [], "model spec to benchmark (name, alias or YAML path); repeatable or comma-separated"),
-    ("model-opt", "list", [], "override a model spec field for this session, key=value (repeatable)"),
+    ("model", "list", [], "model spec to benchmark: a catalog name or alias, PROVIDER/MODEL[:cua], a YAML path, "
+                          "or a built-in agent (random, random-cua, noop, oracle, oracle@P: the oracle's action "
+                          "with probability P, else a random legal one; replay:<steps.jsonl>); repeatable or "
+                          "comma-separated"),
+    ("model-opt", "list", [], "override a model spec field for this session, key=value (repeatable), e.g. "
+                              "memory_rounds=0, endpoint.base_url=http://127.0.0.1:8000/v1"),
     ("interface", "str", "", "generalist or cua: the interface of PROVIDER/MODEL names (a :cua suffix says the "
                              "same; given both, they must agree)"),
     ("repeat", "int", 1, "run every task N times"),
     ("seed", "int", 0, "base seed; each run's seed derives from (base seed, task, repeat)"),
     ("rt", "bool", False, "real-time protocol: the clock also advances by the agent's latency"),
     ("obs", "str", "screenshot", "what agents observe each step: screenshot (the paper's), state (the game's "
-                                 "observable state as text, no image) or both"),
+                                 "observable state as text, no image) or both; a mode other than screenshot is "
+                                 "non-standard and gets its own row"),
     ("max-steps", "int", 0, "override every task's max_steps (quick smoke runs); 0 keeps the task's"),
     ("results", "path", "reports", "directory for results, trajectories and reports"),
-    ("catalog", "path", "", "catalog directory (default: the one shipped with the package)"),
+    ("catalog", "path", "", "catalog directory, or a checkout of the original GameWorld repository (default: the "
+                            "one shipped with the package)"),
     ("browser-path", "str", "", "Chromium executable (default: GW_BROWSER_PATH, system Chromium, Playwright's)"),
     ("headed", "bool", False, "show the browser window"),
     ("keep-frames", "bool", False, "save every screenshot, full size, in the run's folder (any agent)"),
-    ("no-frames", "bool", False, "save no screenshots (provider models keep reduced ones by default)"),
+    ("no-frames", "bool", False, "save no screenshots (a provider model's run keeps what the model saw, at its "
+                                 "size, as compact WebP by default; built-in agents keep none)"),
     ("frame-width", "int", 0, "keep compact frames at most this many pixels wide, to save disk (0: the size the "
                               "model was sent)"),
     ("session", "str", "", "session name for the results folder (default: a timestamp)"),
-    ("max-cost", "float", 0.0, "stop starting new runs once the session's model spend reaches this many USD"),
-    ("resume", "optional", "", "continue a session (default: latest): runs it scored are skipped, the rest played"),
-    ("gate", "list", [], "CI gate, e.g. pg>=40, sr[puzzle]>=20, iar<=5, pg[gpt-5.2]>=40 (repeatable); "
-                         "a failing gate makes the exit status 1"),
+    ("max-cost", "float", 0.0, "stop starting new runs once the session's model spend reaches this many USD; "
+                               "the runs not started are missing (NOT PLAYED)"),
+    ("resume", "optional", "", "continue a session (default: latest): runs it scored are skipped, unfinished and "
+                               "faulted ones played"),
+    ("gate", "list", [], "CI gate, e.g. pg>=40, sr[puzzle]>=20, iar<=5, sr[L2]>=10, pg[13-flappy-bird]>=50, "
+                         "pg[gpt-5.2]>=40, pg[puzzle,L4]>=30 (repeatable); a failing gate makes the exit status 1"),
     ("baseline", "path", "", "a previous session folder or results.jsonl to compare with, paired by run"),
     ("max-drop", "str", "", "with --gw-baseline: fail when PG or SR drops more than this many points "
                             "and its paired 95 percent bootstrap interval excludes zero"),
@@ -53,12 +62,14 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("concurrency", "str", "auto", "runs each process (each xdist worker) plays at the same time, each in its own "
                                    "browser context: auto (1 when every model is built in, else up to 16 as memory "
                                    "allows) or N"),
-    ("limit", "int", 0, "play only the first N runs of the selection (smoke tests); the rest are deselected"),
+    ("limit", "int", 0, "play only the first N runs of the selection, after -k/-m (smoke tests); the rest are "
+                        "deselected"),
     ("progress", "str", "auto", "live progress: auto (live on a terminal, plain periodic lines otherwise, "
                                 "none with -q), live, plain or off"),
     ("progress-interval", "float", 10.0, "seconds between plain progress lines (when output is not a terminal)"),
-    ("max-consecutive-faults", "int", 3, "skip a model's remaining runs after this many consecutive runs "
-                                         "failed on the same endpoint error (0: never)"),
+    ("max-consecutive-faults", "int", 3, "skip a model's remaining runs (listed as missing) after this many "
+                                         "consecutive runs failed on the same endpoint error in this invocation "
+                                         "(0: never; a scored run resets the count)"),
     ("browser-endpoint", "list", [], "a Playwright browser server (ws://host:port/, from `playwright run-server`) "
                                      "to use instead of launching Chromium; repeatable, workers take them "
                                      "round-robin"),
@@ -78,6 +89,11 @@ _DEFAULTS = {name: str(default) for name, _, default, _ in OPTIONS}
 MODEL_ENV = "GW_MODEL"
 
 
+def metavar(name: str, kind: str) -> str:
+    """What the option's value is called (METAVARS, below)."""
+    return METAVARS.get(name) or KIND_METAVARS[kind]
+
+
 def _dest(name: str) -> str:
     return "gw_" + name.replace("-", "_")
 
@@ -87,18 +103,19 @@ def add_options(parser: Any) -> None:
     for name, kind, default, text in OPTIONS:
         flag = f"--gw-{name}"
         if kind == "list":
-            group.addoption(flag, action="append", dest=_dest(name), default=None, help=text)
+            group.addoption(flag, action="append", dest=_dest(name), default=None, help=text,
+                            metavar=metavar(name, kind))
             parser.addini(_dest(name), text, type="args", default=[])
         elif kind == "optional":
             group.addoption(flag, action="store", nargs="?", const="latest", dest=_dest(name), default=None,
-                            metavar="SESSION", help=text)
+                            metavar=metavar(name, kind), help=text)
             parser.addini(_dest(name), text, default=str(default))
         elif kind == "bool":
             group.addoption(flag, action="store_true", dest=_dest(name), default=None, help=text)
             parser.addini(_dest(name), text, type="bool", default=default)
         else:
             group.addoption(flag, action="store", dest=_dest(name), default=None, help=text,
-                            type={"int": int, "float": float}.get(kind, str))
+                            metavar=metavar(name, kind), type={"int": int, "float": float}.get(kind, str))
             parser.addini(_dest(name), text, default=str(default))
 
 
@@ -227,6 +244,16 @@ class Settings:
 PROGRESS_MODES = ("auto", "live", "plain", "off")
 INTERFACES = ("generalist", "cua")
 TRACING_MODES = ("off", "on", "retain-on-failure")
+# What an option's value is called in `pytest --help` and the options reference (docs/options.md): a choice lists
+# its values; the rest are named for their kind (KIND_METAVARS).
+METAVARS: dict[str, str] = {
+    "model": "SPEC", "model-opt": "KEY=VALUE", "interface": "|".join(INTERFACES), "obs": "|".join(OBS_MODES),
+    "results": "DIR", "catalog": "DIR", "browser-path": "PATH", "session": "NAME", "max-cost": "USD",
+    "resume": "SESSION", "gate": "EXPR", "max-drop": "POINTS", "step-timeout": "S", "page-timeout": "S",
+    "progress": "|".join(PROGRESS_MODES), "progress-interval": "S", "browser-endpoint": "WS_URL",
+    "tracing": "|".join(TRACING_MODES), "shard": "K/N", "concurrency": "auto|N",
+}
+KIND_METAVARS = {"int": "N", "float": "NUMBER", "path": "PATH", "str": "VALUE", "list": "VALUE", "optional": "VALUE"}
 
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...], default: str) -> str:

@@ -8,10 +8,10 @@ from pathlib import Path
 from ..agents.providers.coords import downscaled_size  # the size the model was sent
 
 # A compact frame is the model's picture at the model's size as lossy WebP: ~6-20 kB for a 1280x720 game
-# screen, where the PNG the model received is 40-130 kB. Measured on 8 games' frames (README, "What kept frames
-# cost"): quality 40 with method 2 is 13 kB a frame against 19 kB for quality 50 with method 0 (the fastest
-# encoder), text and sprites as legible, for ~7 ms more CPU a frame in the trajectory's writer thread; methods
-# 3-6 save another 0.5-1 kB for 2-4x the CPU.
+# screen, where the PNG the model received is 40-130 kB. Measured on 8 games' frames (docs/performance.md,
+# "What a session keeps on disk"): quality 40 with method 2 is 13 kB a frame against 19 kB for quality 50 with
+# method 0 (the fastest encoder), text and sprites as legible, for ~7 ms more CPU a frame in the trajectory's
+# writer thread; methods 3-6 save another 0.5-1 kB for 2-4x the CPU.
 COMPACT_QUALITY = 40
 COMPACT_METHOD = 2
 

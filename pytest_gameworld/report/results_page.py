@@ -181,11 +181,11 @@ def _levels(data: PageData) -> str:
         rows.append(f"<tr><td>{_model_label(s)}</td>{cells}</tr>")
     table = (f'<table><thead><tr><th>Model</th>{head}</tr><tr class="sub"><th></th>{"<th>SR / PG</th>" * 5}'
              f'</tr></thead><tbody>{"".join(rows)}</tbody></table>')
-    if not charts.available() or not levels:
+    if not levels:
         return table
     series = {name: [s.levels[lv].pg if lv in s.levels else None for lv in levels]
               for name, s in sorted(data.summaries.items())}
-    return table + charts.grouped_bars([f"L{lv}" for lv in levels], series, "PG %", "levels")
+    return table + charts.grouped_bars([f"L{lv}" for lv in levels], series, "PG %")
 
 
 def _heatmap(data: PageData) -> str:
@@ -193,8 +193,6 @@ def _heatmap(data: PageData) -> str:
     games = sorted({g for per in data.games.values() for g in per})
     if not games:
         return '<p class="dim">no scored runs</p>'
-    if not charts.available():
-        return _no_charts()
     floor = floor_tasks(data.baselines) if data.baselines else set()
     floors: dict[str, set[str]] = {}
     for r in data.view.scored:
@@ -214,11 +212,6 @@ def _endpoints(data: PageData) -> str:
 
 def _normalization_note(data: PageData) -> str:
     return f"; <b>n/a</b> here: {_e(data.not_normalized)}" if data.not_normalized and data.baselines else ""
-
-
-def _no_charts() -> str:
-    return ('<p class="note">Charts need matplotlib: <code>pip install "pytest-gameworld[report]"</code>, then '
-            "<code>gameworld report SESSION --html</code>.</p>")
 
 
 def _baselines(data: PageData) -> str:

@@ -168,8 +168,7 @@ def render(data: dict[str, Any], back: str | None, chart_svg: str = "", trace: s
                 "--gw-no-frames turns them off for provider models)")
     chart = (f'<div class="chartbox">{chart_svg}<div id="marker" hidden></div></div><p class="dim caption">'
              "dark line: this step · dashed lines: a new episode begins · orange ticks: invalid actions</p>"
-             if chart_svg else
-             '<p class="dim">score/progress chart: install matplotlib (pytest-gameworld[report])</p>')
+             if chart_svg else '<p class="dim">no steps to chart</p>')
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{csp}">
@@ -211,12 +210,12 @@ def write_viewer(run_dir: Path) -> Path:
                            f"{len(lines)} line(s) before it.")
     steps = data["steps"]
     chart_svg = ""
-    if charts.available() and steps:
+    if steps:
         xs = list(range(1, len(steps) + 1))
         chart = charts.step_chart(xs, [100.0 * (s["progress"] if isinstance(s["progress"], (int, float)) else 0.0)
                                        for s in steps],
                                   [s["score"] if isinstance(s["score"], (int, float)) else None for s in steps],
-                                  episode_starts(steps), invalid_steps(steps), "steps")
+                                  episode_starts(steps), invalid_steps(steps))
         data["chart"] = {"left": chart.left, "right": chart.right, "xmax": chart.xmax}
         chart_svg = chart.svg
     session = session_of(run_dir)

@@ -23,7 +23,7 @@ PURE = (
     "agents.providers.uitars_format", "agents.providers.prompt_layout",
     "records.run_record", "records.jsonl", "records.shards", "records.circuit_breaker", "records.baselines",
     "records.comparability",
-    "report.aggregate", "report.discrimination", "report.gate", "report.standings", "report.summary_formats", "report.transcript",
+    "report.aggregate", "report.charts", "report.discrimination", "report.gate", "report.standings", "report.summary_formats", "report.transcript",
 )
 # Top-level names that must not be imported, and package prefixes that must not be either.
 FORBIDDEN = ("playwright", "pytest", "_pytest", "pytest_gameworld.plugin", "pytest_gameworld.browser")
