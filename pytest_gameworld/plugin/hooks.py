@@ -113,7 +113,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if marker_problem and worker is None:  # --collect-only too: selecting nothing is what it would show
         raise pytest.UsageError(marker_problem)
     if worker is None and not inert:
-        for problem in (startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
+        for problem in (startup_checks.cost_cap_problem(settings.max_cost, models),
+                        startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
                         startup_checks.obs_problem(settings.obs, catalog.games.values()),
                         startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases))):
             if problem:
@@ -206,6 +207,7 @@ class _Progress:
         self.config, self.setting = config, setting
         self.cases = {c.node_id: c for c in config.stash[CASES]}
         self.state = live_progress.SessionProgress(time.monotonic())
+        self.state.unpriced = any(c.model.price_per_mtok is None for c in self.cases.values())
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if session.items:  # under xdist the controller collects nothing; the workers tell (below)
