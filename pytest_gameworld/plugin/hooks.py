@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from . import benchmark, hold_back, ini_guard, session_end, session_facts, signals, startup_checks
+from . import benchmark, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
 from ..report import live_progress
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
@@ -155,6 +155,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if replay is not None:
         config.stash[REPLAY] = replay
     config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
+    if not inert:
+        write_failures.probe_session_dir(session_dir)
     if not inert and settings.progress != "off":
         config.pluginmanager.register(_Progress(config, settings.progress), "gameworld-progress")
     if not inert and config.pluginmanager.hasplugin("html") and not config.getoption("htmlpath", None):
@@ -351,8 +353,11 @@ class _Planner:
         if not self.inert and not hasattr(config, "workerinput"):
             _check_selection(config, self.gate, [c for c in map(_case_of, items) if c is not None])
         if not self.inert:
-            write_plan(config.stash[SESSION_DIR], plan)
-            write_named_models(config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())
+            try:
+                write_plan(config.stash[SESSION_DIR], plan)
+                write_named_models(config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())
+            except RecordWriteError as exc:  # before any run: nothing is played into a folder that cannot keep it
+                raise pytest.UsageError(str(exc)) from None
 
 
 def _case_of(item: pytest.Item) -> Any:
@@ -408,6 +413,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.user_properties.append(prop)  # the setup report was made before; a setup fault's row needs it too
     if report.failed and call.excinfo is not None and is_fault(call.excinfo.value):
         report.longrepr = fault_text(call.excinfo.value, run_dir)
+    write_failures.stop_on_write_failure(item, call, report)
     return report
 
 
