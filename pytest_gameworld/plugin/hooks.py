@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from . import benchmark, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
+from . import benchmark, crashes, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
 from ..report import live_progress
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
@@ -164,6 +164,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.self_contained_html = True
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(gate), "gameworld-xdist")
+        config.pluginmanager.register(crashes.CrashReports(config), "gameworld-crashes")
     if config.pluginmanager.hasplugin("html"):
         from . import html_report
 
