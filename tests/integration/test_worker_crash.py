@@ -126,6 +126,6 @@ def test_exit_status_summary_records_and_gate_agree_after_workers_are_killed(tmp
     rep = _run(proj, "-m", "pytest_gameworld.cli", "report", "out/s", "--gate", "pg>=0")
     assert rep.returncode == 1 and "FAIL (1 missing run(s) > 0 allowed: puzzle/01-2048/01_02[random])" in rep.stdout, \
         rep.stdout[-2000:] + rep.stderr[-2000:]
-    # --lf plays the interrupted run again, and only it.
-    again = _pytest(proj, "--lf", "--gw-gate", "pg>=0")
+    # Resuming the session plays the interrupted run again, and only it.
+    again = _pytest(proj, "--gw-resume", "s", "--gw-gate", "pg>=0")
     assert again.returncode == 0 and "1 passed" in again.stdout, again.stdout[-3000:]
