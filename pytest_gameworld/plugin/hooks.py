@@ -157,8 +157,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if replay is not None:
         config.stash[REPLAY] = replay
     config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
-    if not inert:
-        write_failures.probe_session_dir(session_dir)
+    write_failures.probe_session_dir(session_dir, inert)
     if not inert and settings.progress != "off":
         config.pluginmanager.register(_Progress(config, settings.progress), "gameworld-progress")
     if not inert and config.pluginmanager.hasplugin("html") and not config.getoption("htmlpath", None):
@@ -378,11 +377,8 @@ class _Planner:
         if not self.inert and not hasattr(config, "workerinput"):
             _check_selection(config, self.gate, [c for c in map(_case_of, items) if c is not None])
         if not self.inert:
-            try:
-                write_plan(config.stash[SESSION_DIR], plan)
-                write_named_models(config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())
-            except RecordWriteError as exc:  # before any run: nothing is played into a folder that cannot keep it
-                raise pytest.UsageError(str(exc)) from None
+            write_failures.before_any_run(lambda: (write_plan(config.stash[SESSION_DIR], plan), write_named_models(
+                config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())))
 
 
 _case_of = case_of

@@ -40,9 +40,21 @@ def stop_on_write_failure(item: pytest.Item, call: pytest.CallInfo[None], report
         item.session.shouldstop = line
 
 
-def probe_session_dir(session_dir: Path) -> None:
+def before_any_run(write: Callable[[], Any]) -> None:
+    """A file the session writes before any run (its plan, its named models) that cannot be written: a usage error
+    in one line, so nothing is played into a folder that cannot keep it."""
+    try:
+        write()
+    except RecordWriteError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def probe_session_dir(session_dir: Path, inert: bool) -> None:
     """Create the session's folder before anything is written into it (pytest-html makes its report's folder at
-    configure time and would end in an INTERNALERROR): a folder that cannot be made is a usage error, one line."""
+    configure time and would end in an INTERNALERROR): a folder that cannot be made is a usage error, one line.
+    An invocation that only shows something (``inert``) creates nothing."""
+    if inert:
+        return
     try:
         session_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
