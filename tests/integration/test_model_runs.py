@@ -240,8 +240,10 @@ def test_a_cost_cap_on_a_model_without_a_price_is_refused_before_any_run(serve, 
     assert errors[0].startswith("ERROR: --gw-max-cost 1e-06: the price of model openai-gpt-4.1 is unknown")
     assert "--gw-model-opt price_per_mtok.input=" in errors[0] and "drop --gw-max-cost" in errors[0]
     assert not (tmp_path / "out" / "unpriced").exists() and not server.posts(), "nothing played, nothing asked"
-    # Priced on the command line, the same model is capped like any catalog spec.
+    # Priced on the command line, the same model is capped like any catalog spec (one run at a time: the cap
+    # decides before each start).
     r = _pytest(tmp_path, "--gw-model", "openai/gpt-4.1", *reach, "--gw-session", "priced", "-p", "no:randomly",
+                "--gw-concurrency", "1",
                 "--gw-model-opt", "price_per_mtok.input=2", "--gw-model-opt", "price_per_mtok.output=8")
     assert r.returncode == 1 and "1 planned run(s) not played (--gw-max-cost reached)" in r.stdout, r.stdout[-3000:]
     # Uncapped, the unpriced model plays; the live progress counts its spend as unknown, never as $0.
