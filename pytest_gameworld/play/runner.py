@@ -95,10 +95,10 @@ class Trajectory:
     kept is not written again."""
 
     def __init__(self, run_dir: Path) -> None:
-        run_dir.mkdir(parents=True, exist_ok=True)
         self.run_dir = run_dir
         self.path = run_dir / "steps.jsonl"
-        self._fh = self.path.open("w", encoding="utf-8")
+        self._fh = jsonl.written(self.path, lambda: (run_dir.mkdir(parents=True, exist_ok=True),
+                                                     self.path.open("w", encoding="utf-8"))[1])
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="gw-trajectory", initializer=yield_cpu)
         self._pending: list[Future[None]] = []
         self._shared = SharedValues()
@@ -113,8 +113,16 @@ class Trajectory:
         if self._last_frame is not None and self._last_frame[0] == shot:
             return self._last_frame[1]
         self._last_frame = (shot, name)
-        self._queue(write_frame, self.run_dir / name, shot, compact, width)
+        path = self.run_dir / name
+        self._queue(jsonl.written, path, lambda: write_frame(path, shot, compact, width))
         return name
+
+    def raise_failed(self) -> None:
+        """Raise the first queued write that failed (a RecordWriteError naming its file): called as each step
+        begins, so a full disk stops the run before its next model call, not after its last."""
+        for f in self._pending:
+            if f.done() and f.exception() is not None:
+                raise f.exception()  # type: ignore[misc]
 
     def _queue(self, fn: Any, *args: Any) -> None:
         self._pending = [f for f in self._pending if not f.done() or f.exception() is not None]
@@ -122,8 +130,8 @@ class Trajectory:
 
     def _append(self, record: dict[str, Any]) -> None:
         shared, record = self._shared.line(record)
-        self._fh.write("".join(jsonl.dumps(line) + "\n" for line in [*shared, record]))
-        self._fh.flush()
+        text = "".join(jsonl.dumps(line) + "\n" for line in [*shared, record])
+        jsonl.written(self.path, lambda: (self._fh.write(text), self._fh.flush()))
 
     async def drain(self) -> None:
         """Wait until everything queued is written; the first failed write is raised here."""
@@ -135,7 +143,10 @@ class Trajectory:
         """Finish every queued write, then close the file (a failed write was raised by drain, or is lost
         with the run that is failing anyway)."""
         self._writer.shutdown(wait=True)
-        self._fh.close()
+        try:
+            self._fh.close()
+        except OSError:
+            pass  # the last lines did not fit (raised by drain, or seen when the trajectory is read back)
 
 
 # A provider agent stops at its step limit itself, naming the endpoint error; this margin
@@ -291,6 +302,7 @@ class _Run:
                     int(round(queued * 1000)))
 
     async def step(self) -> StepEval:
+        self.traj.raise_failed()
         cfg, step, shot = self.cfg, self.steps, self.shot
         frame = None
         if cfg.keep_frames and shot is not None:

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import pytest
 
 from ..catalog.run_cases import Case
 from ..records.circuit_breaker import tripped
-from ..records.comparability import run_facts
 from ..records.jsonl import append_jsonl
 from ..records.run_record import read_results
-from ..records.run_record import RunRecord
+from .run_records import unplayed_record
 from .options import Settings
 from .run_engine import RunEngine
-from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, SESSION_DIR, SETTINGS
+from .stash import INVOCATION, SESSION_DIR, SETTINGS
 
 NOT_PLAYED = "not played"  # the first words of a held-back item's failure
 
@@ -43,23 +41,15 @@ def check(item: pytest.Item, case: Case, engine: RunEngine | None) -> None:
     """Before the run's fixtures (no page is opened): hold it back with a record and a one-line failure. A run
     the engine started ahead was allowed then; one it held back is written down now."""
     config = item.config
-    settings: Settings = config.stash[SETTINGS]
     results = config.stash[SESSION_DIR] / "results.jsonl"
-    invocation = config.stash.get(INVOCATION, "")
     if engine is not None and engine.started(item):
         return
     why = engine.held(item) if engine is not None else None
     why = why or decide(config, case, engine.in_flight_spend() if engine is not None else 0.0)
     if why is None:
         return
-    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
-    record = RunRecord.begin(
-        item=case.node_id, task=case.task, game=case.game, model=case.model, role="+".join(case.game.roles),
-        seed=case.seed(settings.seed), repeat=case.repeat, protocol="realtime" if settings.realtime else "paused",
-        max_steps=settings.max_steps or case.task.max_steps, catalog_version=config.stash.get(CATALOG_VERSION, ""),
-        session=results.parent.name, trajectory="", now=now, obs=settings.obs)
-    record.invocation, record.catalog = invocation, dict(config.stash[CATALOG].source)
-    record.comparability = run_facts(config.stash.get(COMPARABILITY, {}), case.model.name)
+    record = unplayed_record(config, case)
+    now = record.started_at
     record.hold(why[0], why[1], now)
     append_jsonl(results, record.to_json())
     pytest.fail(f"{NOT_PLAYED}: {why[1]}", pytrace=False)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from . import benchmark, hold_back, ini_guard, session_end, session_facts, signals, startup_checks
+from . import benchmark, crashes, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
 from ..report import live_progress
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
@@ -115,7 +115,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if marker_problem and worker is None:  # --collect-only too: selecting nothing is what it would show
         raise pytest.UsageError(marker_problem)
     if worker is None and not inert:
-        for problem in (startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
+        for problem in (startup_checks.cost_cap_problem(settings.max_cost, models),
+                        startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
                         startup_checks.obs_problem(settings.obs, catalog.games.values()),
                         startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases))):
             if problem:
@@ -156,6 +157,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if replay is not None:
         config.stash[REPLAY] = replay
     config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
+    write_failures.probe_session_dir(session_dir, inert)
     if not inert and settings.progress != "off":
         config.pluginmanager.register(_Progress(config, settings.progress), "gameworld-progress")
     if not inert and config.pluginmanager.hasplugin("html") and not config.getoption("htmlpath", None):
@@ -163,6 +165,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.self_contained_html = True
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(gate), "gameworld-xdist")
+        config.pluginmanager.register(crashes.CrashReports(config), "gameworld-crashes")
     if config.pluginmanager.hasplugin("html"):
         from . import html_report
 
@@ -208,6 +211,7 @@ class _Progress:
         self.config, self.setting = config, setting
         self.cases = {c.node_id: c for c in config.stash[CASES]}
         self.state = live_progress.SessionProgress(time.monotonic())
+        self.state.unpriced = any(c.model.price_per_mtok is None for c in self.cases.values())
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if session.items:  # under xdist the controller collects nothing; the workers tell (below)
@@ -373,8 +377,8 @@ class _Planner:
         if not self.inert and not hasattr(config, "workerinput"):
             _check_selection(config, self.gate, [c for c in map(_case_of, items) if c is not None])
         if not self.inert:
-            write_plan(config.stash[SESSION_DIR], plan)
-            write_named_models(config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())
+            write_failures.before_any_run(lambda: (write_plan(config.stash[SESSION_DIR], plan), write_named_models(
+                config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())))
 
 
 _case_of = case_of
@@ -429,6 +433,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.user_properties.append(prop)  # the call report was made before the run's properties
     if report.failed and call.excinfo is not None and is_fault(call.excinfo.value):
         report.longrepr = fault_text(call.excinfo.value, run_dir)
+    write_failures.stop_on_write_failure(item, call, report)
     return report
 
 

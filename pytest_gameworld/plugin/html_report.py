@@ -13,6 +13,7 @@ from ..records.run_record import MixedRunsError
 from ..report.aggregate import aggregate, table_cells
 from ..records.sessions import read_session
 from .stash import SESSION_DIR
+from .write_failures import note_unwritten
 from ..report.run_viewer import PAGE_NAME, VIEWER_NAME
 
 
@@ -107,3 +108,19 @@ class HtmlHooks:
             prefix.append("<h2>GameWorld: SR/PG (%) by genre</h2>" + html_table(rows)
                           + f'<p>The full results page (levels, heatmap, baselines, trajectories): '
                             f'<a href="{html.escape(page)}">{html.escape(PAGE_NAME)}</a></p>')
+
+    @pytest.hookimpl(wrapper=True, trylast=True)  # inside the terminal's wrapper: its summary still runs
+    def pytest_sessionfinish(self, session: pytest.Session) -> Any:
+        """pytest-html's report that cannot be written (a full disk) is one line of the summary, not a traceback
+        ending the session; the file it began is removed, and so is its "Generated html report" line."""
+        try:
+            return (yield)
+        except OSError as exc:
+            report = next((p for p in session.config.pluginmanager.get_plugins()
+                           if type(p).__module__.startswith("pytest_html.") and hasattr(p, "_report_path")), None)
+            path = Path(getattr(report, "_report_path", None) or self.config.getoption("htmlpath", None) or "?")
+            note_unwritten(self.config, exc, path)
+            if report is not None:
+                session.config.pluginmanager.unregister(report)
+                path.unlink(missing_ok=True)  # begun and cut short: no report is better than a damaged one
+            return None

@@ -27,6 +27,7 @@ from ..catalog.run_cases import Case
 from ..play.concurrency import auto_concurrency, available_mb, next_to_start
 from ..play.loop_thread import LoopThread
 from ..play.runner import RunConfig, Spend, play, seat_agents
+from ..records.jsonl import RecordWriteError
 from ..records.run_record import RunRecord
 from ..report.run_viewer import write_viewer_quietly
 from .options import Settings
@@ -165,7 +166,11 @@ class RunEngine:
                 if held is not None:  # written down (and failed NOT PLAYED) when pytest reaches the item
                     self._held[nodeid] = _Held(*held)
                 else:
-                    self._start(by_id[nodeid], None)
+                    try:
+                        self._start(by_id[nodeid], None)
+                    except RecordWriteError as exc:  # no folder for it: the item's own turn reports it
+                        self.stop_reason = str(exc)
+                        return
 
     def in_flight_spend(self) -> float:
         """What the runs still playing have spent so far (the cost cap counts it before their records exist)."""

@@ -16,7 +16,9 @@ from ..records.sessions import PLAN, point_latest, read_session_files
 from ..report.aggregate import format_table
 from ..report.gate import GateConfig, format_comparison, missing_item
 from ..report.outcome import NEVER_STARTED, Outcome, session_outcome
+from ..records.jsonl import RecordWriteError, write_file
 from .stash import CATALOG, INVOCATION, NOTES, SESSION_DIR, SETTINGS
+from .write_failures import keep_going, summary_lines
 
 
 class Leftovers:
@@ -60,12 +62,12 @@ def judge(config: pytest.Config, gate: GateConfig, failed: list[str], others_fai
     if played:
         point_latest(settings.results, session_dir)
     out = session_outcome(files, failed, gate, unstarted_reason(session))
-    page = _results_page(session_dir, config.stash[CATALOG].root, failed, settings.baselines) if played else None
+    page = keep_going(config, lambda: _results_page(session_dir, config.stash[CATALOG].root, failed,
+                                                    settings.baselines)) if played else None
     verdict = out.verdict
     if verdict is None:
         return out, page
-    session_dir.mkdir(parents=True, exist_ok=True)
-    (session_dir / "gate.json").write_text(json.dumps(verdict.to_json(gate), indent=2) + "\n")
+    keep_going(config, lambda: write_file(session_dir / "gate.json", json.dumps(verdict.to_json(gate), indent=2) + "\n"))
     _junit_properties(config, verdict.ok, verdict.line(), out)
     if not verdict.ok and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -108,6 +110,8 @@ def summary(tr: Any, config: pytest.Config, gate: GateConfig, out: Outcome, page
         tr.write_line(f"results: {os.path.relpath(session_dir / 'results.jsonl')}")
         if page is not None:
             tr.write_line(f"results page: {os.path.relpath(page)} (each run's viewer.html linked from it)")
+    for line in summary_lines(config):
+        tr.write_line(line, red=True)
     verdict = out.verdict
     if verdict is not None:
         if verdict.comparison is not None:
@@ -124,6 +128,8 @@ def _results_page(session_dir: Path, catalog_root: Path, failed: list[str], base
 
     try:
         return write_results_page(session_dir, catalog_root, failed, baselines)
+    except RecordWriteError:
+        raise  # named in the summary (write_failures.keep_going)
     except Exception as exc:  # noqa: BLE001
         import warnings
 

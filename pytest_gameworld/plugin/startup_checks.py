@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from ..browser.faults import BrowserNotFound
 from ..browser.launch import find_browser
 from ..catalog.run_cases import Case, game_marks
-from ..catalog.specs import STANDARD_OBS, GameSpec
+from ..catalog.specs import STANDARD_OBS, GameSpec, ModelSpec
 from ..records.baselines import BaselinesError, load as load_baselines
 from ..report.gate import GateConfig, scope_problem
 from .options import Settings
@@ -79,3 +79,17 @@ def game_marker_problem(markexpr: str, games: Iterable[GameSpec]) -> str | None:
             hint = f"; did you mean {close[0]!r}?" if close else " (`gameworld list games` shows each game's markers)"
             return f"-m {markexpr!r}: {name!r} marks no game of this catalog{hint}"
     return None
+
+
+def cost_cap_problem(max_cost: float, models: Iterable[ModelSpec]) -> str | None:
+    """--gw-max-cost over a model whose price is unknown (every PROVIDER/MODEL name): its spend cannot be counted,
+    so the cap could never stop a run; a usage error before any run, saying how to price the model."""
+    if max_cost <= 0:
+        return None
+    unpriced = [m.name for m in models if m.price_per_mtok is None]
+    if not unpriced:
+        return None
+    return (f"--gw-max-cost {max_cost:g}: the price of model {unpriced[0]} is unknown, so its spend cannot be "
+            "counted and the cap could not stop it; give its price in USD per million tokens "
+            "(--gw-model-opt price_per_mtok.input=… --gw-model-opt price_per_mtok.output=…, optionally "
+            "price_per_mtok.cached=…, or price_per_mtok in its YAML spec) or drop --gw-max-cost (ini gw_max_cost)")

@@ -89,7 +89,12 @@ def point_latest(results: Path, session_dir: Path) -> None:
 
 
 def new_attempt_dir(run_root: Path) -> Path:
-    """The next attempt-<n> folder of a run, created atomically so no two processes ever share one."""
+    """The next attempt-<n> folder of a run, created atomically so no two processes ever share one (a folder
+    that cannot be made is a RecordWriteError naming it)."""
+    return written(run_root, lambda: _new_attempt_dir(run_root))
+
+
+def _new_attempt_dir(run_root: Path) -> Path:
     run_root.mkdir(parents=True, exist_ok=True)
     n = 1 + max((int(p.name.split("-")[1]) for p in run_root.glob("attempt-*") if p.name.split("-")[1].isdigit()),
                 default=0)

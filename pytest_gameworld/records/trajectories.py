@@ -3,6 +3,7 @@ whole (readable lines, every step, its end line), and an attempt no record names
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -51,12 +52,22 @@ def unscore_damaged(session_dir: Path, records: Iterable[dict[str, Any]]) -> lis
     return out
 
 
-def partial_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) -> dict[RunKey, str]:
-    """Run identity → how far its run got, for attempt folders with a trajectory that no record names: a run
-    whose process was killed while it played (a crashed xdist worker, kill -9) writes no record, but its
-    steps.jsonl shows it started. The latest such attempt of a run speaks for it."""
+@dataclass(frozen=True)
+class Unrecorded:
+    """An attempt folder whose trajectory no record names: how far its run got."""
+
+    path: Path  # its steps.jsonl
+    steps: int
+
+    def played(self, session_dir: Path) -> str:
+        return f"{self.path.relative_to(session_dir)} holds what was played"
+
+
+def unrecorded_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) -> dict[RunKey, Unrecorded]:
+    """Run identity → its latest attempt with a trajectory that no record names: a run whose process was killed
+    while it played (a crashed xdist worker, kill -9) writes no record, but its steps.jsonl shows it started."""
     named = {(session_dir / r["trajectory"]).resolve() for r in records if r.get("trajectory")}
-    found: dict[RunKey, tuple[int, str]] = {}
+    found: dict[RunKey, tuple[int, Unrecorded]] = {}
     for path in (session_dir / "runs").glob(f"**/attempt-*/{STEPS}"):
         if path.resolve() in named:
             continue
@@ -70,8 +81,12 @@ def partial_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) -> di
         except (KeyError, TypeError, ValueError, IndexError):
             continue
         steps = sum(r.get("event") == "step" for r in lines.records)
-        why = (f"interrupted after {steps} step(s) (no record: the process playing it stopped; "
-               f"{path.relative_to(session_dir)} holds what was played)")
         if key not in found or number > found[key][0]:
-            found[key] = (number, why)
-    return {k: why for k, (_, why) in found.items()}
+            found[key] = (number, Unrecorded(path, steps))
+    return {k: a for k, (_, a) in found.items()}
+
+
+def partial_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) -> dict[RunKey, str]:
+    """Run identity → how far its run got, for runs whose latest attempt no record names (unrecorded_attempts)."""
+    return {k: f"interrupted after {a.steps} step(s) (no record: the process playing it stopped; "
+               f"{a.played(session_dir)})" for k, a in unrecorded_attempts(session_dir, list(records)).items()}

@@ -135,6 +135,7 @@ class SessionProgress:
     done: int = 0
     tokens: int = 0
     cost: float = 0.0
+    unpriced: bool = False  # a model of the session has no price: the spend shown is only the priced runs'
     flights: dict[str, Flight] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     waiting: dict[str, Flight] = field(default_factory=dict)  # planned runs not seen starting yet
@@ -179,6 +180,7 @@ class SessionProgress:
             flights = list(self.flights.values())
             tokens = self.tokens + sum(f.tokens for f in flights)
             cost = self.cost + sum(f.cost for f in flights)
+            unpriced = self.unpriced
             elapsed = now - self.started
             work = self.done + sum(min(1.0, f.step / f.max_steps) for f in flights if f.max_steps)
             total = self.total
@@ -186,8 +188,15 @@ class SessionProgress:
         if total is not None and work > 0:
             eta = clock(elapsed * max(0.0, total - work) / work)
         line = (f"runs {self.done}/{'?' if total is None else total} done · {len(flights)} in flight · "
-                f"elapsed {clock(elapsed)} · ETA {eta} · tokens {tokens:,} · ${cost:.4f}")
+                f"elapsed {clock(elapsed)} · ETA {eta} · tokens {tokens:,} · {spend(cost, unpriced)}")
         return line, flights
+
+
+def spend(cost: float, unpriced: bool) -> str:
+    """The session's spend: a run whose model has no price adds an unknown amount, never $0."""
+    if not unpriced:
+        return f"${cost:.4f}"
+    return f"${cost:.4f} + n/a (price unknown)" if cost else "$ n/a (price unknown)"
 
 
 def flight_figures(f: Flight) -> str:

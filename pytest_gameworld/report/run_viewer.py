@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping
 from . import charts
 from .transcript import Strings, messages
 from .viewer_script import SCRIPT, STYLE
-from ..records.jsonl import read_lines
+from ..records.jsonl import read_lines, write_file
 from ..records.shared_values import resolve
 
 VIEWER_NAME = "viewer.html"
@@ -222,7 +222,7 @@ def write_viewer(run_dir: Path) -> Path:
     back = os.path.relpath(session / PAGE_NAME, run_dir.resolve()) if session else None
     path = run_dir / VIEWER_NAME
     trace = TRACE_NAME if (run_dir / TRACE_NAME).is_file() else None
-    path.write_text(render(data, back, chart_svg, trace), encoding="utf-8")
+    write_file(path, render(data, back, chart_svg, trace))  # whole or not at all: never a viewer cut short
     return path
 
 

@@ -228,3 +228,26 @@ def test_max_cost_stops_starting_new_runs(serve, tmp_path):
     lines = [json.loads(x) for x in (tmp_path / "out" / "s" / "results.jsonl").read_text().splitlines()]
     assert [x["status"] for x in lines] == ["ok", "not_played", "not_played"] and lines[0]["cost_usd"] > 0
     assert not (tmp_path / "out/s/runs/puzzle/01-2048/01_02").exists(), "a run held back opens no page or folder"
+
+
+def test_a_cost_cap_on_a_model_without_a_price_is_refused_before_any_run(serve, tmp_path):
+    server = serve("openai", [_call("move_left", {})], extra=("--model", "gpt-4.1"))
+    reach = ["--gw-model-opt", f"endpoint.base_url={server.url}", "--gw-model-opt", f"endpoint.api_key_env={KEY_ENV}",
+             "-k", "01_01 or 01_02", "--gw-max-steps", "2", "--gw-results", "out", "--gw-max-cost", "0.000001"]
+    r = _pytest(tmp_path, "--gw-model", "openai/gpt-4.1", *reach, "--gw-session", "unpriced")
+    errors = [ln for ln in (r.stdout + r.stderr).splitlines() if ln.strip()]
+    assert r.returncode == 4 and len(errors) == 1, r.stdout[-3000:]  # before: both runs played, exit 0
+    assert errors[0].startswith("ERROR: --gw-max-cost 1e-06: the price of model openai-gpt-4.1 is unknown")
+    assert "--gw-model-opt price_per_mtok.input=" in errors[0] and "drop --gw-max-cost" in errors[0]
+    assert not (tmp_path / "out" / "unpriced").exists() and not server.posts(), "nothing played, nothing asked"
+    # Priced on the command line, the same model is capped like any catalog spec (one run at a time: the cap
+    # decides before each start).
+    r = _pytest(tmp_path, "--gw-model", "openai/gpt-4.1", *reach, "--gw-session", "priced", "-p", "no:randomly",
+                "--gw-concurrency", "1",
+                "--gw-model-opt", "price_per_mtok.input=2", "--gw-model-opt", "price_per_mtok.output=8")
+    assert r.returncode == 1 and "1 planned run(s) not played (--gw-max-cost reached)" in r.stdout, r.stdout[-3000:]
+    # Uncapped, the unpriced model plays; the live progress counts its spend as unknown, never as $0.
+    r = _pytest(tmp_path, "--gw-model", "openai/gpt-4.1", *reach[:-2], "--gw-session", "shown", "-k", "01_01",
+                "--gw-progress", "plain", "--gw-progress-interval", "0.5")
+    progress = [ln for ln in r.stdout.splitlines() if ln.startswith("[gameworld] runs")]
+    assert r.returncode == 0 and progress and all(ln.endswith("$ n/a (price unknown)") for ln in progress), r.stdout

@@ -149,3 +149,15 @@ def test_an_unknown_progress_mode_names_the_option_and_the_choices():
     assert _progress_mode("LIVE") == "live" and _progress_mode("") == "auto"
     with pytest.raises(ValueError, match=r"gw_progress: invalid value 'fancy'; expected one of auto, live, plain, off"):
         _progress_mode("fancy")
+
+
+def test_a_model_without_a_price_makes_the_spend_unknown_never_0(tmp_path: Path):
+    state = live_progress.SessionProgress(started=0.0, total=2, unpriced=True)
+    assert state.snapshot(now=0.5)[0].endswith("tokens 0 · $ n/a (price unknown)")  # before any run started
+    (tmp_path / "a" / "attempt-1").mkdir(parents=True)
+    state.begin(live_progress.start_flight("a", 10, tmp_path / "a"))
+    (tmp_path / "a" / "attempt-1" / "steps.jsonl").write_text(step(0, 0, 0, 0.0, (5, 5), 0.002))
+    state.poll()
+    assert state.snapshot(now=1.0)[0].endswith("tokens 10 · $0.0020 + n/a (price unknown)")  # the priced part
+    state.end("a")
+    assert state.snapshot(now=2.0)[0].endswith("· $0.0020 + n/a (price unknown)")
