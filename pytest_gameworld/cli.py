@@ -174,7 +174,7 @@ def _report(args: argparse.Namespace) -> int:
         if res.verdict is not None:
             cmp = res.verdict.comparison
             if cmp is not None and md:
-                note(f"baseline {gate.baseline_source}: {cmp.shared} shared run(s)")
+                note(cmp.heading(gate.baseline_source))
                 text += ["", *summary_formats.markdown_table(comparison_rows(cmp)), ""]
                 note(*cmp.notes)
             elif cmp is not None:
