@@ -259,6 +259,8 @@ class _XdistHooks:
         if not self.checked and not _inert(config):
             self.checked = True
             cases = {c.node_id: c for c in config.stash[CASES]}
+            if not ids:
+                _refuse_empty_selection(config)
             _check_selection(config, self.gate, [cases[i] for i in ids if i in cases])
 
 
@@ -337,6 +339,8 @@ class _Planner:
                 ours[case.node_id] = item
                 runs.append(plan_run(case, case.seed(settings.seed), protocol, settings.obs))
         if not runs:
+            if not self.inert and not items and not hasattr(config, "workerinput"):
+                _refuse_empty_selection(config)
             return
         options = {"seed": settings.seed, "protocol": protocol, "obs": settings.obs, "max_steps": settings.max_steps,
                    "catalog_version": config.stash.get(CATALOG_VERSION, ""),
@@ -361,6 +365,15 @@ def _case_of(item: pytest.Item) -> Any:
 def _case_id(item: pytest.Item) -> str | None:
     case = _case_of(item)
     return case.node_id if case is not None else None
+
+
+def _refuse_empty_selection(config: pytest.Config) -> None:
+    """A -m or -k that selected nothing at all stops the session in one line with the closest names (exit 4); the
+    refused session leaves no folder behind."""
+    problem = startup_checks.empty_selection_problem(config.option.markexpr, config.option.keyword,
+                                                      config.stash[CASES])
+    if problem:
+        raise pytest.UsageError(problem)
 
 
 def _check_selection(config: pytest.Config, gate: GateConfig, cases: list[Any]) -> None:

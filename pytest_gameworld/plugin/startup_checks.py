@@ -79,3 +79,34 @@ def game_marker_problem(markexpr: str, games: Iterable[GameSpec]) -> str | None:
             hint = f"; did you mean {close[0]!r}?" if close else " (`gameworld list games` shows each game's markers)"
             return f"-m {markexpr!r}: {name!r} marks no game of this catalog{hint}"
     return None
+
+
+_EXPR_WORDS = {"and", "or", "not"}
+
+
+def empty_selection_problem(markexpr: str, keyword: str, cases: Iterable[Case]) -> str | None:
+    """A -m or -k that leaves none of the benchmark's runs (and nothing else to run): one line naming the
+    closest marker or name for each word of the expression that matches nothing. None without -m and -k."""
+    cases = list(cases)
+    if not cases or not (markexpr or keyword):
+        return None
+    marks = {m for c in cases for m in c.marks}
+    names = {part for c in cases for part in re.split(r"[/\[\]]", c.node_id) if part}
+    names |= {c.game.id.split("-", 1)[-1] for c in cases} | {c.model.name for c in cases}
+    hints = []
+    for flag, expr, known in (("-m", markexpr, marks), ("-k", keyword, names)):
+        if not expr:
+            continue
+        words = [w for w in re.findall(r"[\w.:-]+", expr) if w.lower() not in _EXPR_WORDS]
+        lowered = {k.lower(): k for k in known}
+        for word in words:
+            if flag == "-m" and word in marks or flag == "-k" and any(word.lower() in k for k in lowered):
+                continue
+            close = difflib.get_close_matches(word.lower(), list(lowered), n=3, cutoff=0.6)
+            hints.append(f"{word!r} (closest: {', '.join(lowered[c] for c in close)})" if close else repr(word))
+        what = f"{flag} {expr!r}"
+        if hints:
+            return (f"{what} selects none of the {len(cases)} benchmark run(s); no {'marker' if flag == '-m' else 'name'}"
+                    f" matches {', '.join(hints)}; `gameworld list` shows the catalog's names and markers")
+    given = " ".join(f"{f} {e!r}" for f, e in (("-m", markexpr), ("-k", keyword)) if e)
+    return f"{given} selects none of the {len(cases)} benchmark run(s); `gameworld list` shows the catalog's names"

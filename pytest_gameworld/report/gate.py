@@ -73,8 +73,20 @@ def parse_gate(text: str) -> GateExpr:
             parts["games"].append(token)
         else:
             parts["models"].append(token)
-    return GateExpr(text=text, metric=m["metric"].lower(), op=m["op"], threshold=float(m["num"]),
+    threshold = float(m["num"])
+    if (problem := _impossible(m["op"], threshold)) is not None:
+        raise GateError(f"gate expression {text!r}: {m['metric'].lower()} is a percentage (0-100), so {problem}")
+    return GateExpr(text=text, metric=m["metric"].lower(), op=m["op"], threshold=threshold,
                     **{k: tuple(v) for k, v in parts.items()})
+
+
+def _impossible(op: str, threshold: float) -> str | None:
+    """Why a threshold on a 0-100 metric can never hold (found before any run is played), else None."""
+    if (op == ">=" and threshold > 100) or (op == ">" and threshold >= 100):
+        return f"{op}{threshold:g} can never pass"
+    if (op == "<=" and threshold < 0) or (op == "<" and threshold <= 0):
+        return f"{op}{threshold:g} can never pass"
+    return None
 
 
 SHOWN_PER_KIND = 8  # a scope error lists this many of the session's genres, levels, games and models

@@ -34,8 +34,9 @@ def test_parse_reads_metric_scope_op_and_threshold(text, metric, op, threshold, 
 
 
 @pytest.mark.parametrize("text", ["pg", "pg>=", "pg=>40", "xx>=4", "pg[]>=3", "pg[puzzle>=3", "pg>=40%", "sr==5",
-                                  "pg[a,,b]>=1"])
+                                  "pg[a,,b]>=1", "pg>=400", "sr>100", "iar<0", "pg<=-1"])
 def test_malformed_expressions_are_one_line_errors(text):
+    """Issue 37 item 10: an impossible threshold (pg>=400) is refused like a malformed one, before playing."""
     with pytest.raises(GateError) as err:
         parse_gate(text)
     assert repr(text) in str(err.value) and "\n" not in str(err.value)
