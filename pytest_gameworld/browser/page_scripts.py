@@ -16,7 +16,8 @@ OBSERVE = r"""([max, image, unlessEnded]) => {
   const state = held.api.getState();
   let text = null, size = -1, error = null;
   try {
-    text = JSON.stringify(state);
+    // NaN and ±Infinity would arrive as null, and a score field would then read "None": kept as their names.
+    text = JSON.stringify(state, (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
     if (text === undefined) text = null;
     else size = text.length > max / 3 ? new TextEncoder().encode(text).length : text.length;
   } catch (e) { error = String((e && e.message) || e); }

@@ -88,6 +88,18 @@ window.addEventListener("keydown", () => {
 }, {once: true});
 """
 
+# The score field is NaN from load on.
+NAN_SCORE = """
+(() => {
+  const own = window.gameAPI.getState.bind(window.gameAPI);
+  window.gameAPI.getState = () => {
+    const s = own();
+    s.game_state = Object.assign({}, s.game_state, {level: NaN});
+    return s;
+  };
+})();
+"""
+
 HOSTILE = {  # name → (game number, script)
     "raf-loop": (91, RAF_LOOP),
     "getstate-loop": (92, GETSTATE_LOOP),
@@ -97,6 +109,7 @@ HOSTILE = {  # name → (game number, script)
     "load-loop": (96, LOAD_LOOP),
     "solved-at-load": (97, SOLVED_AT_LOAD),
     "swap-api": (98, SWAP_API),
+    "nan-score": (99, NAN_SCORE),
 }
 
 

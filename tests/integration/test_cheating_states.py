@@ -23,7 +23,7 @@ from pytest_gameworld.play.validate_catalog import validate
 from pytest_gameworld.plugin.options import Settings
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
-CHEATS = ["solved-at-load", "swap-api"]
+CHEATS = ["solved-at-load", "swap-api", "nan-score"]
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +77,15 @@ async def test_a_gameapi_replaced_mid_run_is_a_fault_not_a_4096_tile(cheating, t
 
 
 @ASYNC
+async def test_a_nan_score_is_named_nan(cheating, tmp_path):
+    """Issue 37 item 10: the state crosses as JSON text, where NaN would be null and the fault said 'None'."""
+    catalog = load_catalog(cheating)
+    fault, record = await play_one(catalog, game_id("nan-score"), tmp_path / "nan")
+    assert isinstance(fault, HarnessError) and record["status"] == "error", record
+    assert record["error"].endswith("score field 'game_state.level' is NaN, not a finite number"), record["error"]
+
+
+@ASYNC
 async def test_the_untouched_game_still_plays(cheating, tmp_path):
     catalog = load_catalog(cheating)
     record, line = await play_one(catalog, "01-2048", tmp_path / "plain")
@@ -89,4 +98,6 @@ async def test_validate_names_a_task_already_solved_at_its_start(cheating):
     solved = [p for p in problems if "already solved at its start" in p]
     assert solved == [p for p in problems if p.startswith(f"{game_id('solved-at-load')}/")] and len(solved) == 1, \
         problems
+    assert [p for p in problems if p.startswith(f"{game_id('nan-score')}/")] == [
+        f"{game_id('nan-score')}/{task_id('nan-score')}: score field 'game_state.level' is NaN, not a finite number"]
     assert not [p for p in problems if p.startswith("01-2048/")], problems
