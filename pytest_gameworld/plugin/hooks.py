@@ -20,6 +20,7 @@ from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_session_dir, gw_settings, gw_trace,
 )
 from .fault_report import fault_text, is_fault
+from ..report.aggregate import whole_percent
 from ..report.gate import GateConfig
 from ..report.outcome import Outcome, build_gate
 from ..records.sessions import (
@@ -436,7 +437,7 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
         return None
     if props["success"]:
         return "passed", "+", ("SOLVED", {"green": True})  # not S, which reads as skipped
-    return "passed", ".", (f"PG {100 * props['progress']:.0f}%", {"yellow": True})
+    return "passed", ".", (f"PG {whole_percent(props['progress'])}%", {"yellow": True})
 
 
 def _is_benchmark(report: Any) -> bool:
