@@ -13,6 +13,8 @@ under the paused clock."""
 OBSERVE = r"""([max, image, unlessEnded]) => {
   const held = window.__gwApi ? window.__gwApi(false) : {api: window.gameAPI, replaced: false};
   if (held.replaced) return {replaced: true};
+  // A page that navigated away (to a document without the game) would fail below on 'getState' of undefined.
+  if (!held.api || typeof held.api.getState !== 'function') return {gone: String(location.href)};
   const state = held.api.getState();
   let text = null, size = -1, error = null;
   try {

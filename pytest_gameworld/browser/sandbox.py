@@ -362,6 +362,8 @@ class GameSession:
             raise HarnessError(f"{self.game.id}: getState() could not be read")
         if read.get("replaced"):
             raise HarnessError(f"{self.game.id}: {REPLACED}")
+        if read.get("gone"):
+            raise HarnessError(f"{self.game.id}: window.gameAPI is gone: the page navigated away to {read['gone']}")
         size, text = read.get("size"), read.get("text")
         if isinstance(size, int) and size > self.limits.max_state_bytes:
             raise HarnessError(f"{self.game.id}: getState() returned {size} bytes of JSON, more than the bound of "

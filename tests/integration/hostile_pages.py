@@ -100,6 +100,11 @@ NAN_SCORE = """
 })();
 """
 
+# After the first key press, the page navigates away to a blank document.
+NAVIGATE_AWAY = """
+window.addEventListener("keydown", () => { location.href = "about:blank"; }, {once: true});
+"""
+
 HOSTILE = {  # name → (game number, script)
     "raf-loop": (91, RAF_LOOP),
     "getstate-loop": (92, GETSTATE_LOOP),
@@ -110,6 +115,7 @@ HOSTILE = {  # name → (game number, script)
     "solved-at-load": (97, SOLVED_AT_LOAD),
     "swap-api": (98, SWAP_API),
     "nan-score": (99, NAN_SCORE),
+    "navigate-away": (90, NAVIGATE_AWAY),
 }
 
 

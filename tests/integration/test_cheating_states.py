@@ -23,7 +23,7 @@ from pytest_gameworld.play.validate_catalog import validate
 from pytest_gameworld.plugin.options import Settings
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
-CHEATS = ["solved-at-load", "swap-api", "nan-score"]
+CHEATS = ["solved-at-load", "swap-api", "nan-score", "navigate-away"]
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +83,15 @@ async def test_a_nan_score_is_named_nan(cheating, tmp_path):
     fault, record = await play_one(catalog, game_id("nan-score"), tmp_path / "nan")
     assert isinstance(fault, HarnessError) and record["status"] == "error", record
     assert record["error"].endswith("score field 'game_state.level' is NaN, not a finite number"), record["error"]
+
+
+@ASYNC
+async def test_a_page_that_navigated_away_says_so(cheating, tmp_path):
+    """Issue 37 item 10: not "TypeError … reading 'getState'", but what happened."""
+    catalog = load_catalog(cheating)
+    fault, record = await play_one(catalog, game_id("navigate-away"), tmp_path / "away")
+    assert isinstance(fault, HarnessError) and record["status"] == "error", record
+    assert "window.gameAPI is gone: the page navigated away to about:blank" in record["error"], record["error"]
 
 
 @ASYNC
