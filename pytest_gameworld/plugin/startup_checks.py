@@ -106,7 +106,8 @@ def empty_selection_problem(markexpr: str, keyword: str, cases: Iterable[Case]) 
             hints.append(f"{word!r} (closest: {', '.join(lowered[c] for c in close)})" if close else repr(word))
         what = f"{flag} {expr!r}"
         if hints:
-            return (f"{what} selects none of the {len(cases)} benchmark run(s); no {'marker' if flag == '-m' else 'name'}"
-                    f" matches {', '.join(hints)}; `gameworld list` shows the catalog's names and markers")
+            kind = "marker" if flag == "-m" else "name"
+            return (f"{what} selects none of the {len(cases)} benchmark run(s); no {kind} matches "
+                    f"{', '.join(hints)}; `gameworld list` shows the catalog's names and markers")
     given = " ".join(f"{f} {e!r}" for f, e in (("-m", markexpr), ("-k", keyword)) if e)
     return f"{given} selects none of the {len(cases)} benchmark run(s); `gameworld list` shows the catalog's names"

@@ -326,7 +326,8 @@ class Verdict:
             "missing": {"count": len(self.missing), "allowed": cfg.allow_missing, "runs": self.missing},
             "baseline": None if self.comparison is None else {
                 "source": cfg.baseline_source, "max_drop": cfg.max_drop, "strict": cfg.strict,
-                "shared_runs": self.comparison.shared, "left_out": self.comparison.left_out, "rows": [asdict(r) for r in self.comparison.rows]},
+                "shared_runs": self.comparison.shared, "left_out": self.comparison.left_out,
+                "rows": [asdict(r) for r in self.comparison.rows]},
             "notes": self.notes,
         }
 
