@@ -285,7 +285,7 @@ class _XdistHooks:
             self.checked = True
             cases = {c.node_id: c for c in config.stash[CASES]}
             if not ids:
-                _refuse_empty_selection(config)
+                startup_checks.refuse_empty_selection(config)
             _check_selection(config, self.gate, [cases[i] for i in ids if i in cases])
 
 
@@ -365,7 +365,7 @@ class _Planner:
                 runs.append(plan_run(case, case.seed(settings.seed), protocol, settings.obs))
         if not runs:
             if not self.inert and not items and not hasattr(config, "workerinput"):
-                _refuse_empty_selection(config)
+                startup_checks.refuse_empty_selection(config)
             return
         options = {"seed": settings.seed, "protocol": protocol, "obs": settings.obs, "max_steps": settings.max_steps,
                    "catalog_version": config.stash.get(CATALOG_VERSION, ""),
@@ -388,15 +388,6 @@ _case_of = case_of
 def _case_id(item: pytest.Item) -> str | None:
     case = _case_of(item)
     return case.node_id if case is not None else None
-
-
-def _refuse_empty_selection(config: pytest.Config) -> None:
-    """A -m or -k that selected nothing at all stops the session in one line with the closest names (exit 4); the
-    refused session leaves no folder behind."""
-    problem = startup_checks.empty_selection_problem(config.option.markexpr, config.option.keyword,
-                                                      config.stash[CASES])
-    if problem:
-        raise pytest.UsageError(problem)
 
 
 def _check_selection(config: pytest.Config, gate: GateConfig, cases: list[Any]) -> None:
@@ -467,8 +458,6 @@ def _is_benchmark(report: Any) -> bool:
     """A report of a benchmark item: its location still names the packaged test function."""
     location = getattr(report, "location", None)
     return bool(location) and str(location[2]).startswith(benchmark.test_gameworld.__name__ + "[")
-
-
 
 
 class _Controller:

@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+import pytest
+
 from ..browser.faults import BrowserNotFound
 from ..browser.launch import find_browser
 from ..catalog.run_cases import Case, game_marks
@@ -15,6 +17,7 @@ from ..catalog.specs import STANDARD_OBS, GameSpec
 from ..records.baselines import BaselinesError, load as load_baselines
 from ..report.gate import GateConfig, scope_problem
 from .options import Settings
+from .stash import CASES
 
 
 def browser_problem(settings: Settings) -> str | None:
@@ -111,3 +114,11 @@ def empty_selection_problem(markexpr: str, keyword: str, cases: Iterable[Case]) 
                     f"{', '.join(hints)}; `gameworld list` shows the catalog's names and markers")
     given = " ".join(f"{f} {e!r}" for f, e in (("-m", markexpr), ("-k", keyword)) if e)
     return f"{given} selects none of the {len(cases)} benchmark run(s); `gameworld list` shows the catalog's names"
+
+
+def refuse_empty_selection(config: Any) -> None:
+    """A -m or -k that selected nothing at all stops the session in one line with the closest names (exit 4); the
+    refused session leaves no folder behind."""
+    problem = empty_selection_problem(config.option.markexpr, config.option.keyword, config.stash[CASES])
+    if problem:
+        raise pytest.UsageError(problem)
