@@ -75,6 +75,12 @@ def _play(args: argparse.Namespace, rest: list[str]) -> int:
     return int(pytest.main(argv + rest))
 
 
+def level(text: str) -> int:
+    """`gameworld list --level` as everything else writes it (L4), or as a number (4); argparse names a bad one."""
+    value = text.strip()
+    return int(value[1:] if value[:1] in ("L", "l") else value)
+
+
 HUMAN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$")
 TASK_ID = re.compile(r"^\d\d_\d\d$")
 
@@ -174,7 +180,7 @@ def _report(args: argparse.Namespace) -> int:
         if res.verdict is not None:
             cmp = res.verdict.comparison
             if cmp is not None and md:
-                note(f"baseline {gate.baseline_source}: {cmp.shared} shared run(s)")
+                note(cmp.heading(gate.baseline_source))
                 text += ["", *summary_formats.markdown_table(comparison_rows(cmp)), ""]
                 note(*cmp.notes)
             elif cmp is not None:
@@ -400,7 +406,7 @@ def _dispatch(argv: list[str]) -> int:
     ls.add_argument("-k", dest="keywords", default="", metavar="EXPR",
                     help="only rows a pytest -k expression selects, e.g. \"wordle or minesweeper\", \"puzzle and not L4\"")
     ls.add_argument("--genre", default=None)
-    ls.add_argument("--level", type=int, default=None, help="curriculum level 1..5")
+    ls.add_argument("--level", type=level, default=None, help="curriculum level L1..L5 (or 1..5)")
     ls.add_argument("--interface", default=None, help="models: this interface (generalist or cua)")
     ls.add_argument("--catalog", type=Path, default=None)
     r = sub.add_parser("report", help="the SR/PG table of one or several sessions, and the CI gate over them")

@@ -11,10 +11,15 @@ under the paused clock."""
 # state that ended its episode (`terminal.isTerminal` or status 'terminal', as the evaluator reads it): the run
 # resets or stops there, so nobody would see it (`ended: true` says so).
 OBSERVE = r"""([max, image, unlessEnded]) => {
-  const state = window.gameAPI.getState();
+  const held = window.__gwApi ? window.__gwApi(false) : {api: window.gameAPI, replaced: false};
+  if (held.replaced) return {replaced: true};
+  // A page that navigated away (to a document without the game) would fail below on 'getState' of undefined.
+  if (!held.api || typeof held.api.getState !== 'function') return {gone: String(location.href)};
+  const state = held.api.getState();
   let text = null, size = -1, error = null;
   try {
-    text = JSON.stringify(state);
+    // NaN and ±Infinity would arrive as null, and a score field would then read "None": kept as their names.
+    text = JSON.stringify(state, (k, v) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
     if (text === undefined) text = null;
     else size = text.length > max / 3 ? new TextEncoder().encode(text).length : text.length;
   } catch (e) { error = String((e && e.message) || e); }
@@ -86,6 +91,7 @@ CANVAS_WATCH = """;(() => {
 # CALL_START answers like CALL_POLL after a few microtask turns, so a call that settles without game time
 # (most resets) needs no second page call; the turns cannot wait on the paused clock.
 _CALL_BOX = """
+  if (window.__gwApi && window.__gwApi(false).replaced) return {done: true, value: null, error: null, replaced: true};
   let value = null;
   try { value = box.done ? JSON.parse(JSON.stringify(box.value)) : null; } catch (e) { value = null; }
   return {done: box.done, value: value, error: box.error};"""
@@ -93,8 +99,12 @@ CALL_START = """async ([method, arg]) => {
   window.__gwOldDocument = true;
   const box = window.__gwCall = {done: false, value: null, error: null};
   let promise;
-  try { promise = Promise.resolve(window.gameAPI[method](arg)); } catch (e) { promise = Promise.reject(e); }
-  promise.then((v) => { box.done = true; box.value = v === undefined ? null : v; },
+  const held = window.__gwApi ? window.__gwApi(false) : {api: window.gameAPI, replaced: false};
+  if (held.replaced) return {done: true, value: null, error: null, replaced: true};
+  try { promise = Promise.resolve(held.api[method](arg)); } catch (e) { promise = Promise.reject(e); }
+  // Once init has settled, the object it was called on is the one every later call must find (__gwApi).
+  promise.then((v) => { if (method === 'init' && window.__gwApi) window.__gwApi(true);
+                        box.done = true; box.value = v === undefined ? null : v; },
                (e) => { box.done = true; box.error = String((e && e.message) || e); });
   for (let turn = 0; turn < 4 && !box.done; turn++) await null;""" + _CALL_BOX + "\n}"
 CALL_POLL = """() => {
@@ -119,6 +129,8 @@ ADVANCE = """(ms) => {
   if (!clock || typeof clock.runFor !== 'function') return false;
   return Promise.resolve(clock.runFor(ms)).then(() => true);
 }"""
+# What a run's fault says when OBSERVE or a gameAPI call answers `replaced` (the check is page_seed's __gwApi).
+REPLACED = "window.gameAPI was replaced by another object after init (the run scored only the object it initialised)"
 STATUS = "() => { try { return String(window.gameAPI.getState().status); } catch (e) { return 'unreadable'; } }"
 
 

@@ -26,6 +26,18 @@ from __future__ import annotations
 _SCRIPT = """
 window.__GW_HARNESS__ = true;
 (() => {
+  // The gameAPI object init was called on is the run's: __gwApi() answers window.gameAPI and says when the page
+  // has put another object there since (a page that swaps in its own getState would score whatever it likes).
+  // Non-writable and non-configurable, so no page script can replace the check itself.
+  let offered = null;
+  const api = (mark) => {
+    const now = window.gameAPI;
+    if (mark) offered = now;
+    return {api: now, replaced: offered !== null && now !== offered};
+  };
+  Object.defineProperty(window, '__gwApi', {value: api, writable: false, enumerable: false, configurable: false});
+})();
+(() => {
   const stream = (seed) => {
     let s = seed >>> 0;
     const next = () => {

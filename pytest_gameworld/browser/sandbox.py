@@ -18,7 +18,8 @@ from .faults import BrowserGone, HarnessError, PageUnresponsive
 from .network_seal import CONTEXT_OPTIONS, seal
 from .seal_proxy import SealProxy, proxy_option
 from .page_seed import page_seed_script
-from .page_scripts import ADVANCE, CALL_POLL, CALL_START, CANVAS_WATCH, OBSERVE, SKIP_DRAWING, STATUS, navigated
+from .page_scripts import (ADVANCE, CALL_POLL, CALL_START, CANVAS_WATCH, OBSERVE, REPLACED, SKIP_DRAWING, STATUS,
+                           navigated)
 from .remote_assets import HOW_TO_SUPPLY
 from ..catalog.upstream import append_url_suffix
 
@@ -302,6 +303,8 @@ class GameSession:
         while True:
             if box is None:  # a new document: the page reloaded itself
                 raise _Reloaded()
+            if box.get("replaced"):
+                raise HarnessError(f"{self.game.id}: {REPLACED} (seen at gameAPI.{method})")
             if box["done"]:
                 if box["error"] is not None:
                     raise HarnessError(f"{self.game.id}: gameAPI.{method} failed: {box['error']}")
@@ -357,6 +360,10 @@ class GameSession:
         self.check()
         if not isinstance(read, dict):
             raise HarnessError(f"{self.game.id}: getState() could not be read")
+        if read.get("replaced"):
+            raise HarnessError(f"{self.game.id}: {REPLACED}")
+        if read.get("gone"):
+            raise HarnessError(f"{self.game.id}: window.gameAPI is gone: the page navigated away to {read['gone']}")
         size, text = read.get("size"), read.get("text")
         if isinstance(size, int) and size > self.limits.max_state_bytes:
             raise HarnessError(f"{self.game.id}: getState() returned {size} bytes of JSON, more than the bound of "

@@ -22,7 +22,7 @@ def filter_problem(genre: str | None, level: int | None, interface: str | None) 
     if genre is not None and genre not in GENRES:
         return f"--genre {genre!r} is no genre ({', '.join(GENRES)}){_suggest(genre, list(GENRES))}"
     if level is not None and level not in LEVELS:
-        return f"--level {level} is no curriculum level (1 to 5)"
+        return f"--level {level} is no curriculum level (L1 to L5)"
     if interface is not None and interface not in INTERFACES:
         return f"--interface {interface!r} is no interface ({', '.join(INTERFACES)}){_suggest(interface, list(INTERFACES))}"
     return None

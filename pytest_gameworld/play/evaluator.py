@@ -10,6 +10,7 @@ from ..catalog.specs import TaskSpec
 
 StopReason = Literal["success", "max_steps", "end_rule", "terminal"]
 TERMINAL_FLAG = "terminal.isTerminal"
+NON_FINITE = ("NaN", "Infinity", "-Infinity")
 
 
 class ScoreError(ValueError):
@@ -35,6 +36,8 @@ def read_number(state: dict[str, Any], path: str) -> float:
         value = read_path(state, path)
     except KeyError as missing:
         raise ScoreError(f"score field '{path}' is missing from the state (no '{missing.args[0]}')") from None
+    if value in NON_FINITE:  # as the page's state read carries them (browser/page_scripts.py OBSERVE)
+        raise ScoreError(f"score field '{path}' is {value}, not a finite number")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ScoreError(f"score field '{path}' is not a finite number: {value!r}")
     return float(value)

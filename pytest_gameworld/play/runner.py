@@ -27,6 +27,7 @@ from ..records.jsonl import append_jsonl
 from ..browser.faults import HarnessError, PageUnresponsive
 from ..browser.sandbox import GameSession
 from .semantic import classify
+from .start_check import solved_at_start
 from .tally import Tally
 
 
@@ -384,6 +385,8 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
             await session.skip_drawing()  # nobody will see this run (an imported page is left as it is)
         await run.settle(session.init_observed({"seed": cfg.seed, "level": task.level, "difficulty": task.difficulty,
                                                  "task": task.oracle_view(), **task.init}, run.picture_format))
+        if (solved := solved_at_start(task, run.state)) is not None:  # before scoring: the record claims nothing
+            raise HarnessError(f"{cfg.game.id}: {solved}")
         ev = run.evaluate(0)
         for seat in seats:
             await seat.agent.begin(seat.ctx)

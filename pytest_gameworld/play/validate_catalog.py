@@ -10,6 +10,7 @@ from ..catalog.contents import Catalog
 from ..catalog.specs import CatalogError, GameSpec, TaskSpec
 from ..catalog.loader import load_catalog
 from .evaluator import ScoreError, read_number
+from .start_check import solved_at_start
 from ..browser.game_origin import GameFiles
 from ..browser.remote_assets import AssetStore
 from ..browser.faults import HarnessError
@@ -87,6 +88,8 @@ async def _check_task(session: GameSession, task: TaskSpec, needs_assets: set[st
                 read_number(state, path)
             except ScoreError as exc:
                 problems.append(f"{task.game}/{task.id}: {exc}")
+        if (solved := solved_at_start(task, state)) is not None:
+            problems.append(f"{task.game}/{task.id}: {solved}")
     except HarnessError as exc:
         if "internet asset(s)" in str(exc):
             needs_assets.add(task.game)

@@ -22,6 +22,7 @@ from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
 from .run_engine import RUN_DIR, RunEngine, chosen_concurrency
 from .run_setup import case_of
 from .fault_report import fault_text, is_fault
+from ..report.aggregate import whole_percent
 from ..report.gate import GateConfig
 from ..report.outcome import Outcome, build_gate
 from ..records.sessions import (
@@ -287,6 +288,8 @@ class _XdistHooks:
         if not self.checked and not _inert(config):
             self.checked = True
             cases = {c.node_id: c for c in config.stash[CASES]}
+            if not ids:
+                startup_checks.refuse_empty_selection(config)
             _check_selection(config, self.gate, [cases[i] for i in ids if i in cases])
 
 
@@ -365,6 +368,8 @@ class _Planner:
                 ours[case.node_id] = item
                 runs.append(plan_run(case, case.seed(settings.seed), protocol, settings.obs))
         if not runs:
+            if not self.inert and not items and not hasattr(config, "workerinput"):
+                startup_checks.refuse_empty_selection(config)
             return
         options = {"seed": settings.seed, "protocol": protocol, "obs": settings.obs, "max_steps": settings.max_steps,
                    "catalog_version": config.stash.get(CATALOG_VERSION, ""),
@@ -451,15 +456,13 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
         return None
     if props["success"]:
         return "passed", "+", ("SOLVED", {"green": True})  # not S, which reads as skipped
-    return "passed", ".", (f"PG {100 * props['progress']:.0f}%", {"yellow": True})
+    return "passed", ".", (f"PG {whole_percent(props['progress'])}%", {"yellow": True})
 
 
 def _is_benchmark(report: Any) -> bool:
     """A report of a benchmark item: its location still names the packaged test function."""
     location = getattr(report, "location", None)
     return bool(location) and str(location[2]).startswith(benchmark.test_gameworld.__name__ + "[")
-
-
 
 
 class _Controller:

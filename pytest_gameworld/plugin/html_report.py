@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from ..records.run_record import MixedRunsError
-from ..report.aggregate import aggregate, table_cells
+from ..report.aggregate import aggregate, table_cells, whole_percent
 from ..records.sessions import read_session
 from .stash import SESSION_DIR
 from .write_failures import note_unwritten
@@ -44,7 +44,7 @@ def outcome_label(props: dict[str, Any], outcome: str) -> tuple[str, str]:
         return "", ""
     if props["success"]:
         return "gw-solved", "SOLVED"
-    return "gw-unsolved", f"unsolved · PG {100 * float(props.get('progress', 0.0)):.0f}%"
+    return "gw-unsolved", f"unsolved · PG {whole_percent(props.get('progress', 0.0))}%"
 
 
 def html_table(rows: list[list[str]]) -> str:
@@ -82,7 +82,7 @@ class HtmlHooks:
     def pytest_html_results_table_row(self, report: Any, cells: list[str]) -> None:
         props = dict(getattr(report, "user_properties", None) or [])
         css, text = outcome_label(props, report.outcome) if "run_dir" in props or "success" in props else ("", "")
-        progress = f"{100 * props['progress']:.0f}%" if "progress" in props else ""
+        progress = f"{whole_percent(props['progress'])}%" if "progress" in props else ""
         link = ""
         if "run_dir" in props and self.session_dir is not None:
             href = self._href(self.session_dir / props["run_dir"] / VIEWER_NAME)

@@ -85,6 +85,9 @@ MINIMA: dict[str, float] = {
     "repeat": 1, "max-steps": 0, "max-cost": 0, "max-drop": 0, "gate-allow-missing": 0, "step-timeout": 0,
     "limit": 0, "progress-interval": 0.5, "max-consecutive-faults": 0, "frame-width": 0,
 }
+# The greatest value of a numeric option: beyond it a session would only be collecting for minutes (100000
+# repeats of 170 tasks is 17 million items), so it is a usage error before collection.
+MAXIMA: dict[str, float] = {"repeat": 100}
 _DEFAULTS = {name: str(default) for name, _, default, _ in OPTIONS}
 MODEL_ENV = "GW_MODEL"
 
@@ -142,6 +145,9 @@ def check_minimum(name: str, value: float | None) -> None:
     """A numeric option below its least value is a ValueError naming it (one line)."""
     if value is not None and value < MINIMA[name]:
         raise ValueError(f"--gw-{name} (ini {_dest(name)}) must be at least {MINIMA[name]:g}, got {value:g}")
+    if value is not None and value > MAXIMA.get(name, value):
+        raise ValueError(f"--gw-{name} (ini {_dest(name)}) must be at most {MAXIMA[name]:g}, got {value:g} "
+                         "(more would keep the session collecting items for minutes before any run)")
 
 
 @dataclass

@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+import pytest
+
 from ..browser.faults import BrowserNotFound
 from ..browser.launch import find_browser
 from ..catalog.run_cases import Case, game_marks
@@ -15,6 +17,7 @@ from ..catalog.specs import STANDARD_OBS, GameSpec, ModelSpec
 from ..records.baselines import BaselinesError, load as load_baselines
 from ..report.gate import GateConfig, scope_problem
 from .options import Settings
+from .stash import CASES
 
 
 def browser_problem(settings: Settings) -> str | None:
@@ -93,3 +96,43 @@ def cost_cap_problem(max_cost: float, models: Iterable[ModelSpec]) -> str | None
             "counted and the cap could not stop it; give its price in USD per million tokens "
             "(--gw-model-opt price_per_mtok.input=… --gw-model-opt price_per_mtok.output=…, optionally "
             "price_per_mtok.cached=…, or price_per_mtok in its YAML spec) or drop --gw-max-cost (ini gw_max_cost)")
+
+
+_EXPR_WORDS = {"and", "or", "not"}
+
+
+def empty_selection_problem(markexpr: str, keyword: str, cases: Iterable[Case]) -> str | None:
+    """A -m or -k that leaves none of the benchmark's runs (and nothing else to run): one line naming the
+    closest marker or name for each word of the expression that matches nothing. None without -m and -k."""
+    cases = list(cases)
+    if not cases or not (markexpr or keyword):
+        return None
+    marks = {m for c in cases for m in c.marks}
+    names = {part for c in cases for part in re.split(r"[/\[\]]", c.node_id) if part}
+    names |= {c.game.id.split("-", 1)[-1] for c in cases} | {c.model.name for c in cases}
+    hints = []
+    for flag, expr, known in (("-m", markexpr, marks), ("-k", keyword, names)):
+        if not expr:
+            continue
+        words = [w for w in re.findall(r"[\w.:-]+", expr) if w.lower() not in _EXPR_WORDS]
+        lowered = {k.lower(): k for k in known}
+        for word in words:
+            if flag == "-m" and word in marks or flag == "-k" and any(word.lower() in k for k in lowered):
+                continue
+            close = difflib.get_close_matches(word.lower(), list(lowered), n=3, cutoff=0.6)
+            hints.append(f"{word!r} (closest: {', '.join(lowered[c] for c in close)})" if close else repr(word))
+        what = f"{flag} {expr!r}"
+        if hints:
+            kind = "marker" if flag == "-m" else "name"
+            return (f"{what} selects none of the {len(cases)} benchmark run(s); no {kind} matches "
+                    f"{', '.join(hints)}; `gameworld list` shows the catalog's names and markers")
+    given = " ".join(f"{f} {e!r}" for f, e in (("-m", markexpr), ("-k", keyword)) if e)
+    return f"{given} selects none of the {len(cases)} benchmark run(s); `gameworld list` shows the catalog's names"
+
+
+def refuse_empty_selection(config: Any) -> None:
+    """A -m or -k that selected nothing at all stops the session in one line with the closest names (exit 4); the
+    refused session leaves no folder behind."""
+    problem = empty_selection_problem(config.option.markexpr, config.option.keyword, config.stash[CASES])
+    if problem:
+        raise pytest.UsageError(problem)

@@ -9,9 +9,10 @@ from typing import Any
 
 from .jsonl import dumps
 from ..catalog.specs import STANDARD_OBS
-from .run_record import read_results, run_key
+from .run_record import OK, read_results, run_key
 from .sessions import PLAN, new_attempt_dir, read_plan
 from .shards import deal, plan_id, run_order
+from .trajectories import partial_attempts, trajectory_problem
 
 # Options every merged session must share; a difference makes the runs incomparable.
 SHARED = ("seed", "protocol", "obs", "max_steps", "catalog_version")
@@ -25,6 +26,8 @@ class Source:
     path: Path
     plan: dict[str, Any] | None
     records: list[dict[str, Any]]
+    # Runs whose attempt folder holds a trajectory but no record names it (a process stopped mid-run): how far.
+    partial: dict[Any, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -38,7 +41,15 @@ class Source:
         if lines.damaged:  # a merged session must hold every record: refuse rather than drop one
             more = f" (and {len(lines.damaged) - 1} more damaged line(s))" if len(lines.damaged) > 1 else ""
             raise ValueError(f"{lines.damaged[0]}{more}; repair or remove it before merging")
-        return cls(path, read_plan(path), lines.records)
+        # A scored run whose trajectory is damaged is unscored by every judge of the session (report, gate,
+        # --gw-resume): merged as scored, the merge would count it where the report does not.
+        damaged = [(r["item"], p) for r in lines.records if r.get("status") == OK
+                   and (p := trajectory_problem(path, r)) is not None]
+        if damaged:
+            more = f" (and {len(damaged) - 1} more damaged trajectory(ies))" if len(damaged) > 1 else ""
+            raise ValueError(f"{damaged[0][0]}: trajectory damaged: {damaged[0][1]}{more}; replay the run "
+                             "(--gw-resume) or remove its record before merging")
+        return cls(path, read_plan(path), lines.records, partial_attempts(path, lines.records))
 
 
 @dataclass
@@ -113,6 +124,9 @@ def merge(sources: list[Source]) -> Merged:
         shard = split.get(run["item"])
         why = (f"gap: shard {shard[0]}/{shard[1]} was not merged" if shard and shard not in seen_shards
                else "gap: in no merged session's results")
+        started = next((f"{src.name}: {src.partial[key]}" for src in sources if key in src.partial), None)
+        if started is not None:  # its attempt folder is copied along (write_merged): the steps are not lost
+            why += f"; {started}"
         out.gaps.append(f"{run['item']}: {why}")
         out.records.append({**run, "status": "error", "error": why, "success": False, "progress": 0.0,
                             "catalog_version": plan["options"].get("catalog_version", "")})
@@ -149,6 +163,13 @@ def write_merged(sources: list[Source], merged: Merged, out: Path) -> None:
                 dest = new_attempt_dir(dest.parent)
             shutil.copytree(attempt, dest, dirs_exist_ok=True)
             moved[id(rec)] = (dest / Path(traj).name).relative_to(out).as_posix()
+    for src in sources:  # attempts no record names (a process stopped mid-run) keep what was played
+        named = {(src.path / r["trajectory"]).parent.resolve() for r in src.records if r.get("trajectory")}
+        for attempt in sorted((src.path / "runs").glob("**/attempt-*")):
+            if attempt.is_dir() and attempt.resolve() not in named:
+                dest = out / attempt.relative_to(src.path)
+                dest = new_attempt_dir(dest.parent) if dest.exists() else dest
+                shutil.copytree(attempt, dest, dirs_exist_ok=True)
     with (out / "results.jsonl").open("w") as fh:
         for rec in merged.records:  # merge() keeps the sources' record objects, so id() finds each copy
             if id(rec) in moved:

@@ -112,6 +112,7 @@ class RunRecord:
     comparability: dict[str, Any] = field(default_factory=dict)
     # What the agent observed each step (--gw-obs): screenshot (the paper's), state text, or both.
     obs: str = STANDARD_OBS
+    parsing: str = ""  # how the model's replies were read (the spec's parsing); "" in older records
 
     @classmethod
     def begin(cls, *, item: str, task: TaskSpec, game: GameSpec, model: ModelSpec, role: str, seed: int,
@@ -121,7 +122,7 @@ class RunRecord:
                    interface=model.interface, protocol=protocol, role=role, seed=seed, repeat=repeat,
                    started_at=now, max_steps=max_steps, catalog_version=catalog_version, session=session,
                    trajectory=trajectory, score_start=task.start, score_target=task.target, versions=versions(),
-                   priced=model.price_per_mtok is not None, obs=obs)
+                   priced=model.price_per_mtok is not None, obs=obs, parsing=model.parsing)
 
     def _measure(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str,
                  per_role: dict[str, "Tally"] | None) -> None:
@@ -206,6 +207,38 @@ def run_key(rec: dict[str, Any]) -> RunKey:
     """A run's identity: (task, model spec, repeat, protocol, seed, observation mode); its attempts share it."""
     return (rec["task"], rec["model"], int(rec.get("repeat", 0)), rec.get("protocol") or "paused",
             int(rec.get("seed", 0)), rec.get("obs") or STANDARD_OBS)
+
+
+PairKey = tuple[str, str, int]
+
+
+def pair_key(rec: dict[str, Any]) -> PairKey:
+    """Which run of another session a run is the counterpart of: task, model spec name and repeat (the run's
+    identity without what a second session plays differently: its seed stays, the conditions are PLAYED_UNDER)."""
+    return rec["task"], rec["model"], int(rec.get("repeat", 0))
+
+
+# What a run was played under, each with the words a note uses: two runs are an experiment's two sides only when
+# all of these agree. A field a record does not have (older records: parsing, catalog version) is not held against
+# it; protocol and observation mode have their defaults.
+PLAYED_UNDER = (
+    ("protocol", "protocol (--gw-rt)"),
+    ("max_steps", "step budget (--gw-max-steps)"),
+    ("obs", "observation mode (--gw-obs)"),
+    ("interface", "interface (generalist or computer use)"),
+    ("parsing", "parsing of replies"),
+    ("catalog_version", "catalog version"),
+)
+_DEFAULTS = {"protocol": "paused", "obs": STANDARD_OBS}
+
+
+def played_differently(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    """The first condition (PLAYED_UNDER's words) under which two runs were played differently, else None."""
+    for name, words in PLAYED_UNDER:
+        x, y = a.get(name) or _DEFAULTS.get(name), b.get(name) or _DEFAULTS.get(name)
+        if x is not None and y is not None and x != y:
+            return words
+    return None
 
 
 class MixedRunsError(ValueError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -104,6 +105,15 @@ def summarize(view: RunView) -> dict[str, ModelSummary]:
     return out
 
 
+def whole_percent(share: float) -> int:
+    """A share (0..1) as a whole percent, halves rounded up: every PG badge (terminal, results page, pytest-html,
+    the run viewer's script) rounds this way, so 12.5 % is 13 % everywhere."""
+    return math.floor(100 * float(share) + 0.5)
+
+
+NA = "n/a"  # a figure of a model with no scored run: never a bold 0.0, 0.000 s or $0.0000
+
+
 HUMAN_PREFIX = "human:"  # `gameworld human --name NAME` plays as model human:NAME
 
 
@@ -130,11 +140,14 @@ def table_cells(summaries: dict[str, ModelSummary]) -> list[list[str]]:
         iar, n, o = s.iar
         per_step = s.steps or 1
         label = f"{name} (measured human)" if is_human(name) else f"{name} ({s.interface})" if s.interface else name
+        runs = f"{s.overall.runs}" + (f" +{len(s.missing)} missing" if s.missing else "")
+        if not s.overall.runs:  # every run faulted or was held back: nothing was measured
+            rows.append([label, *cells, NA, NA, runs, NA, NA, NA, NA])
+            continue
         rows.append([label, *cells,
-                     f"{s.overall.sr:.1f}/{s.overall.pg:.1f}", f"{iar:.1f} ({n:.1f}/{o:.1f})",
-                     f"{s.overall.runs}" + (f" +{len(s.missing)} missing" if s.missing else ""),
+                     f"{s.overall.sr:.1f}/{s.overall.pg:.1f}", f"{iar:.1f} ({n:.1f}/{o:.1f})", runs,
                      f"{s.sec / per_step:.3f}", f"{(s.tokens_in + s.tokens_out) / per_step:.0f}",
-                     *((f"{s.cost / max(1, s.overall.runs):.4f}", f"{s.cost:.4f}") if s.priced else ("n/a", "n/a"))])
+                     *((f"{s.cost / max(1, s.overall.runs):.4f}", f"{s.cost:.4f}") if s.priced else (NA, NA))])
     return rows
 
 

@@ -10,8 +10,9 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..catalog.specs import GENRES, STANDARD_OBS
+from ..catalog.specs import GENRES
 from .aggregate import align_columns
+from ..records.run_record import pair_key, played_differently
 
 METRICS = ("sr", "pg", "iar")
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -72,8 +73,20 @@ def parse_gate(text: str) -> GateExpr:
             parts["games"].append(token)
         else:
             parts["models"].append(token)
-    return GateExpr(text=text, metric=m["metric"].lower(), op=m["op"], threshold=float(m["num"]),
+    threshold = float(m["num"])
+    if (problem := _impossible(m["op"], threshold)) is not None:
+        raise GateError(f"gate expression {text!r}: {m['metric'].lower()} is a percentage (0-100), so {problem}")
+    return GateExpr(text=text, metric=m["metric"].lower(), op=m["op"], threshold=threshold,
                     **{k: tuple(v) for k, v in parts.items()})
+
+
+def _impossible(op: str, threshold: float) -> str | None:
+    """Why a threshold on a 0-100 metric can never hold (found before any run is played), else None."""
+    if (op == ">=" and threshold > 100) or (op == ">" and threshold >= 100):
+        return f"{op}{threshold:g} can never pass"
+    if (op == "<=" and threshold < 0) or (op == "<" and threshold <= 0):
+        return f"{op}{threshold:g} can never pass"
+    return None
 
 
 SHOWN_PER_KIND = 8  # a scope error lists this many of the session's genres, levels, games and models
@@ -144,11 +157,6 @@ def check_thresholds(exprs: Iterable[GateExpr], scored: list[dict[str, Any]]) ->
 # ---------------------------------------------------------------- paired comparison with a baseline
 
 
-def pair_key(rec: dict[str, Any]) -> tuple[str, str, int]:
-    """Runs of two sessions pair up by task, model spec name and repeat."""
-    return rec["task"], rec["model"], int(rec.get("repeat", 0))
-
-
 @dataclass
 class Delta:
     """One metric's baseline, current value, change and 95 % paired bootstrap interval (points)."""
@@ -190,6 +198,11 @@ class Comparison:
     rows: list[CompareRow] = field(default_factory=list)
     shared: int = 0
     notes: list[str] = field(default_factory=list)
+    left_out: int = 0  # current runs not paired (each reason and its count is a note)
+
+    def heading(self, source: str) -> str:
+        return f"baseline {source}: {self.shared} shared run(s)" + (f", {self.left_out} left out" if self.left_out
+                                                                     else "")
 
 
 def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed: int = BOOTSTRAP_SEED) -> Comparison:
@@ -205,27 +218,21 @@ def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed:
         baseline = [{**r, "model": new} for r in baseline]
     base = {pair_key(r): r for r in baseline}
     pairs = []
-    skipped, other_obs = 0, 0
+    left_out: dict[str, int] = {}  # why → runs (a run played differently is another experiment, never a pair)
     for rec in current:
         other = base.get(pair_key(rec))
         if other is None:
-            continue
-        if other.get("max_steps") != rec.get("max_steps"):
-            skipped += 1  # a different step budget is a different experiment
-            continue
-        if (other.get("obs") or STANDARD_OBS) != (rec.get("obs") or STANDARD_OBS):
-            other_obs += 1  # so is a different observation mode (--gw-obs)
+            why: str | None = "the baseline has no run of the same task, model and repeat"
+        elif (differs := played_differently(other, rec)) is not None:
+            why = f"played with a different {differs} than the baseline"
+        else:
+            why = None
+        if why is not None:
+            left_out[why] = left_out.get(why, 0) + 1
             continue
         pairs.append((other, rec))
-    out = Comparison(shared=len(pairs), notes=notes)
-    if skipped:
-        out.notes.append(f"{skipped} run(s) not compared: played with a different step budget than the baseline")
-    if other_obs:
-        out.notes.append(f"{other_obs} run(s) not compared: played with a different observation mode (--gw-obs) "
-                         "than the baseline")
-    versions = {r.get("catalog_version") for pair in pairs for r in pair} - {None, ""}
-    if len(versions) > 1:
-        out.notes.append(f"the sessions used different catalog versions ({', '.join(sorted(versions))})")
+    out = Comparison(shared=len(pairs), notes=notes, left_out=sum(left_out.values()))
+    out.notes += [f"{n} run(s) not compared: {why}" for why, n in left_out.items()]
     rng = random.Random(seed)
     for model in sorted({now["model"] for _, now in pairs}):
         mine = [(b, n) for b, n in pairs if n["model"] == model]
@@ -276,7 +283,7 @@ def comparison_rows(cmp: Comparison) -> list[list[str]]:
 
 def format_comparison(cmp: Comparison, source: str) -> list[str]:
     """The comparison table as aligned text, under the line naming its baseline."""
-    return [f"baseline {source}: {cmp.shared} shared run(s)", *align_columns(comparison_rows(cmp)), *cmp.notes]
+    return [cmp.heading(source), *align_columns(comparison_rows(cmp)), *cmp.notes]
 
 
 # ---------------------------------------------------------------- the verdict
@@ -319,7 +326,8 @@ class Verdict:
             "missing": {"count": len(self.missing), "allowed": cfg.allow_missing, "runs": self.missing},
             "baseline": None if self.comparison is None else {
                 "source": cfg.baseline_source, "max_drop": cfg.max_drop, "strict": cfg.strict,
-                "shared_runs": self.comparison.shared, "rows": [asdict(r) for r in self.comparison.rows]},
+                "shared_runs": self.comparison.shared, "left_out": self.comparison.left_out,
+                "rows": [asdict(r) for r in self.comparison.rows]},
             "notes": self.notes,
         }
 
@@ -353,7 +361,8 @@ def evaluate(cfg: GateConfig, scored: list[dict[str, Any]], missing: list[str]) 
     if cfg.baseline is not None:
         comparison = compare(cfg.baseline, scored)
         if not comparison.shared:
-            failures.append("no runs shared with the baseline")
+            failures.append("no runs shared with the baseline" + (f" ({comparison.left_out} left out: see the notes)"
+                                                                   if comparison.left_out else ""))
         elif cfg.max_drop is not None:
             drops, drop_notes = drop_findings(comparison, cfg.max_drop, cfg.strict)
             failures += drops

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable
 
+from .aggregate import whole_percent
+
 ATTEMPT = "attempt-"
 
 
@@ -203,7 +205,7 @@ def flight_figures(f: Flight) -> str:
     """Score and progress of a run, or that it is still loading its game."""
     if f.score is None:
         return "starting"
-    return f"score {_num(f.score)} (best {_num(f.best)})  progress {100 * f.progress:.0f}%"
+    return f"score {_num(f.score)} (best {_num(f.best)})  progress {whole_percent(f.progress)}%"
 
 
 def flight_line(f: Flight) -> str:

@@ -21,7 +21,7 @@ from ..records.comparability import normalization_problem, session_facts_of, ste
 from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunKey, RunView
 from ..records.jsonl import write_file
 from ..records.sessions import read_session, read_session_files
-from .aggregate import ModelSummary, is_human, summary_key, table_order
+from .aggregate import NA, ModelSummary, is_human, summary_key, table_order, whole_percent
 from ..records.jsonl import Damage
 from .run_viewer import PAGE_NAME, TRACE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread
@@ -126,8 +126,9 @@ def _table6(data: PageData) -> str:
         cells = "".join(f"<td>{s.genres[g].sr:.1f} / {s.genres[g].pg:.1f}</td>" if g in s.genres
                         else '<td class="dim">–</td>' for g in GENRES)
         tag = '<span class="tag">measured human</span> ' if is_human(name) else ""
-        rows.append(f"<tr><td>{tag}{_model_label(s)}</td>{cells}<td class=\"strong\">{s.overall.sr:.1f} / "
-                    f"{s.overall.pg:.1f}</td><td>{s.overall.runs}</td></tr>")
+        overall = (f'<td class="strong">{s.overall.sr:.1f} / {s.overall.pg:.1f}</td>' if s.overall.runs
+                   else f'<td class="dim" title="no scored run">{NA}</td>')
+        rows.append(f"<tr><td>{tag}{_model_label(s)}</td>{cells}{overall}<td>{s.overall.runs}</td></tr>")
     if data.deviations:  # the paper's rows were played under the standard protocol: not comparable
         rows.append(f'<tr class="refhead"><td colspan="{len(GENRES) + 3}">Published figures not shown: this '
                     f'session does not follow their protocol ({_e("; ".join(data.deviations))})</td></tr>')
@@ -157,11 +158,13 @@ def _models(data: PageData) -> str:
         elo_cell = f"{data.elo[name]:.0f}" if name in data.elo else '<span class="dim">–</span>'
         missing = f' <span class="bad">+{len(s.missing)} missing</span>' if s.missing else ""
         cost = f"{s.cost:.4f}" if s.priced else '<span class="dim" title="the model\'s price is unknown">n/a</span>'
+        measured = (f"<td>{iar:.1f} <span class=\"dim\">({ntc:.1f} / {oos:.1f})</span></td>"
+                    f"<td>{s.sec / per_step:.3f}</td><td>{s.tokens_in:,} / {s.tokens_out:,}</td><td>{cost}</td>")
+        if not s.overall.runs:  # every run faulted or was held back: nothing was measured
+            measured = f'<td class="dim" title="no scored run">{NA}</td>' * 4
         rows.append(
             f"<tr><td>{_model_label(s)}</td><td>{s.overall.runs}{missing}</td><td>{_spread(sp.get('sr'))}</td>"
-            f"<td>{_spread(sp.get('pg'))}</td><td>{norm_cell}</td><td>{elo_cell}</td>"
-            f"<td>{iar:.1f} <span class=\"dim\">({ntc:.1f} / {oos:.1f})</span></td>"
-            f"<td>{s.sec / per_step:.3f}</td><td>{s.tokens_in:,} / {s.tokens_out:,}</td><td>{cost}</td></tr>")
+            f"<td>{_spread(sp.get('pg'))}</td><td>{norm_cell}</td><td>{elo_cell}</td>{measured}</tr>")
     return ('<table><thead><tr><th>Model</th><th>runs</th><th>SR % over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
             '<th>PG % over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
             '<th>Normalized %<br><span class="dim">0 random, 100 oracle</span></th><th>Elo</th>'
@@ -252,7 +255,7 @@ def _runs(data: PageData) -> str:
         elif r.get("success"):
             cls, outcome = "solved", "SOLVED"
         else:
-            cls, outcome = "unsolved", f"PG {100 * float(r['progress']):.0f} %"
+            cls, outcome = "unsolved", f"PG {whole_percent(r['progress'])} %"
         rows.append(f'<tr class="{cls}"><td>{link}</td><td>{_e(r["item"])}</td><td>{_e(summary_key(r))}</td>'
                     f'<td>{int(r.get("repeat", 0))}</td><td>{outcome}</td><td>{int(r.get("steps", 0))}</td>'
                     f'<td>{int(r.get("episodes", 1))}</td><td>{_e(r.get("stop_reason") or "")}</td></tr>')

@@ -53,7 +53,9 @@ def run_row(rec: Mapping[str, Any], session: str, session_dir: Path, out_dir: Pa
 def session_row(name: str, data: PageData, records: list[Mapping[str, Any]], page: Path | None,
                 out_dir: Path) -> dict[str, Any]:
     """One session as the index lists it: its models' SR/PG and normalized score, runs, missing, marks."""
-    models = [{"model": key, "interface": s.interface, "sr": round(s.overall.sr, 1), "pg": round(s.overall.pg, 1),
+    # A model with no scored run has no SR or PG (the index shows – for null), not 0.0.
+    models = [{"model": key, "interface": s.interface, "sr": round(s.overall.sr, 1) if s.overall.runs else None,
+               "pg": round(s.overall.pg, 1) if s.overall.runs else None,
                "normalized": None if data.normalized.get(key) is None else round(float(data.normalized[key]), 1),
                "runs": s.overall.runs} for key, s in sorted(data.summaries.items())]
     runs = data.view.scored + data.view.unscored

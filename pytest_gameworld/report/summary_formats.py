@@ -19,7 +19,9 @@ def summary_json(s: ModelSummary) -> dict[str, Any]:
     iar, ntc, oos = s.iar
     return {
         "model": s.model, "interface": s.interface, "runs": s.overall.runs, "missing": len(s.missing),
-        "sr": round(s.overall.sr, 2), "pg": round(s.overall.pg, 2),
+        # A model with no scored run has no SR or PG: null, never 0.
+        "sr": round(s.overall.sr, 2) if s.overall.runs else None,
+        "pg": round(s.overall.pg, 2) if s.overall.runs else None,
         "genres": {g: {"runs": c.runs, "sr": round(c.sr, 2), "pg": round(c.pg, 2)} for g, c in s.genres.items()},
         "levels": {f"L{n}": {"runs": c.runs, "sr": round(c.sr, 2), "pg": round(c.pg, 2)}
                    for n, c in sorted(s.levels.items())},

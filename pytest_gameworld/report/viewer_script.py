@@ -30,7 +30,8 @@ SCRIPT = r"""
   var frameOf = data.frame_of || {};
   var SVG = "http://www.w3.org/2000/svg";
   function str(v) { return v && typeof v === "object" && v.ref !== undefined ? strings[v.ref] : v; }
-  function pct(v) { return v === null || v === undefined ? "–" : (100 * v).toFixed(0) + " %"; }
+  // Halves up, as report/aggregate.py whole_percent rounds every other PG badge (12.5 % is 13 % everywhere).
+  function pct(v) { return v === null || v === undefined ? "–" : Math.floor(100 * v + 0.5) + " %"; }
   var m = data.meta, e = data.end;
   $("title").textContent = m.item || "run";
   $("meta").textContent = [m.model, m.protocol, "seed " + m.seed, "repeat " + m.repeat].join(" · ");

@@ -1,7 +1,7 @@
 """Scratch catalogs of hostile pages: copies of the shipped 01-2048 game, each with one extra script.
 
 Built at test time (never shipped): a page that hangs in a frame callback, in getState or in init, a page
-whose workers try to reach a loopback port, a page whose state is huge, a page that never loads. Each copy
+whose workers try to reach a loopback port, a page whose state is huge, a page that never loads, a page solved at load, a page that swaps its gameAPI. Each copy
 is a game of its own (9N-<name>) with the 01_01 task; `build_catalog` puts the chosen ones, and the untouched
 01-2048, in one catalog.
 """
@@ -64,6 +64,47 @@ fetch(`http://${target}/fetch`).catch(() => {});
 if (q.get("nest")) new Worker("hostile-worker.js?who=nested");
 """
 
+# The state reports the task's target (a 32 tile) from load on: "solved" before any action.
+SOLVED_AT_LOAD = """
+(() => {
+  const own = window.gameAPI.getState.bind(window.gameAPI);
+  window.gameAPI.getState = () => {
+    const s = own();
+    s.game_state = Object.assign({}, s.game_state, {level: 32});
+    return s;
+  };
+})();
+"""
+
+# After the first key press, window.gameAPI is another object whose state claims a 4096 tile.
+SWAP_API = """
+window.addEventListener("keydown", () => {
+  const real = window.gameAPI;
+  window.gameAPI = Object.assign({}, real, {getState: () => {
+    const s = real.getState();
+    s.game_state = Object.assign({}, s.game_state, {level: 4096});
+    return s;
+  }});
+}, {once: true});
+"""
+
+# The score field is NaN from load on.
+NAN_SCORE = """
+(() => {
+  const own = window.gameAPI.getState.bind(window.gameAPI);
+  window.gameAPI.getState = () => {
+    const s = own();
+    s.game_state = Object.assign({}, s.game_state, {level: NaN});
+    return s;
+  };
+})();
+"""
+
+# After the first key press, the page navigates away to a blank document.
+NAVIGATE_AWAY = """
+window.addEventListener("keydown", () => { location.href = "about:blank"; }, {once: true});
+"""
+
 HOSTILE = {  # name → (game number, script)
     "raf-loop": (91, RAF_LOOP),
     "getstate-loop": (92, GETSTATE_LOOP),
@@ -71,6 +112,10 @@ HOSTILE = {  # name → (game number, script)
     "workers": (94, WORKERS),
     "huge-state": (95, HUGE_STATE),
     "load-loop": (96, LOAD_LOOP),
+    "solved-at-load": (97, SOLVED_AT_LOAD),
+    "swap-api": (98, SWAP_API),
+    "nan-score": (99, NAN_SCORE),
+    "navigate-away": (90, NAVIGATE_AWAY),
 }
 
 

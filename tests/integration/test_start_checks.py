@@ -44,8 +44,17 @@ def one_error(r: subprocess.CompletedProcess) -> str:
     (["--gw-max-cost", "-1"], "--gw-max-cost (ini gw_max_cost) must be at least 0, got -1"),
     (["--gw-baselines", "nowhere.json", "-k", "01_01"],
      "--gw-baselines nowhere.json: no such file (`gameworld calibrate --out nowhere.json` writes one)"),
+    # Issue 37 item 10: an impossible gate, a repeat count that would collect for minutes, a selection of nothing.
+    (["--gw-gate", "pg>=400", "-k", "01_01"],
+     "gate expression 'pg>=400': pg is a percentage (0-100), so >=400 can never pass"),
+    (["--gw-repeat", "100000"], "--gw-repeat (ini gw_repeat) must be at most 100, got 100000"),
+    (["-m", "puzle"], "-m 'puzle' selects none of the 170 benchmark run(s); no marker matches 'puzle' "
+                      "(closest: puzzle)"),
+    (["-k", "2O48"], "-k '2O48' selects none of the 170 benchmark run(s); no name matches '2O48' (closest: 2048)"),
+    (["-k", "2O48", "-n", "2"], "-k '2O48' selects none of the 170 benchmark run(s); no name matches '2O48'"),
 ], ids=["scope-typo", "scope-not-selected", "scope-typo-xdist", "scope-not-selected-xdist", "browser-path",
-        "max-steps", "repeat", "limit", "max-cost", "baselines"])
+        "max-steps", "repeat", "limit", "max-cost", "baselines", "impossible-gate", "huge-repeat", "mark-typo",
+        "keyword-typo", "keyword-typo-xdist"])
 def test_a_mistake_is_one_line_and_exit_4_before_any_game_starts(tmp_path, args, message):
     r = pytest_run(tmp_path, "--gw-model", "random", *args)
     assert one_error(r).startswith(message)

@@ -105,8 +105,8 @@ async def test_a_run_records_how_each_reset_happened(open_task, upstream, tmp_pa
 
 
 def _pytest(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-catalog", str(FIXTURE),
-                           "--gw-results", "out", *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--gw-catalog={FIXTURE}",
+                           "--gw-results=out", *args], cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
 def test_two_plugin_sessions_with_the_same_seed_play_the_same_runs(tmp_path):

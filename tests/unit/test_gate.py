@@ -34,8 +34,9 @@ def test_parse_reads_metric_scope_op_and_threshold(text, metric, op, threshold, 
 
 
 @pytest.mark.parametrize("text", ["pg", "pg>=", "pg=>40", "xx>=4", "pg[]>=3", "pg[puzzle>=3", "pg>=40%", "sr==5",
-                                  "pg[a,,b]>=1"])
+                                  "pg[a,,b]>=1", "pg>=400", "sr>100", "iar<0", "pg<=-1"])
 def test_malformed_expressions_are_one_line_errors(text):
+    """Issue 37 item 10: an impossible threshold (pg>=400) is refused like a malformed one, before playing."""
     with pytest.raises(GateError) as err:
         parse_gate(text)
     assert repr(text) in str(err.value) and "\n" not in str(err.value)
@@ -112,7 +113,36 @@ def test_verdict_folds_thresholds_missing_and_baseline():
     assert not dropped.ok and "pg[overall,m] dropped 100.0 > 10" in dropped.line()
     assert dropped.to_json(GateConfig(baseline=base, max_drop=10))["baseline"]["shared_runs"] == 3
     unrelated = evaluate(GateConfig(baseline=[run(task="zz")], max_drop=10), now, [])
-    assert unrelated.failures == ["no runs shared with the baseline"]
+    assert unrelated.failures == ["no runs shared with the baseline (3 left out: see the notes)"]
+
+
+@pytest.mark.parametrize("field, base_value, now_value, words", [
+    ("protocol", "paused", "realtime", "protocol (--gw-rt)"),
+    ("max_steps", 100, 5, "step budget (--gw-max-steps)"),
+    ("obs", "screenshot", "state", "observation mode (--gw-obs)"),
+    ("interface", "generalist", "cua", "interface (generalist or computer use)"),
+    ("parsing", "original", "paper", "parsing of replies"),
+    ("catalog_version", "v1", "v2", "catalog version"),
+])
+def test_a_baseline_pairs_only_runs_played_under_the_same_conditions(field, base_value, now_value, words):
+    """Issue 37 item 9: a --gw-rt session against a paused baseline (or any other condition apart) pairs nothing,
+    and the comparison says how many runs it left out and why."""
+    base = [run(task=t, progress=1.0) | {field: base_value} for t in ("a", "b", "c")]
+    now = [run(task="a", progress=0.0) | {field: now_value}, run(task="b", progress=0.0) | {field: now_value},
+           run(task="c", progress=0.0) | {field: base_value}, run(task="z")]
+    cmp = compare(base, now)
+    assert cmp.shared == 1 and cmp.left_out == 3
+    assert cmp.notes == [f"2 run(s) not compared: played with a different {words} than the baseline",
+                         "1 run(s) not compared: the baseline has no run of the same task, model and repeat"]
+    assert cmp.heading("b") == "baseline b: 1 shared run(s), 3 left out"
+    verdict = evaluate(GateConfig(baseline=base, max_drop=10), now, [])
+    assert verdict.to_json(GateConfig(baseline=base))["baseline"]["left_out"] == 3
+
+
+def test_a_condition_an_older_record_does_not_carry_is_not_held_against_it():
+    base = [run(task="a", progress=1.0)]  # no parsing, no catalog version: written before they were recorded
+    assert compare(base, [run(task="a") | {"parsing": "original", "catalog_version": "v2"}]).shared == 1
+    assert compare(base, [run(task="a") | {"protocol": "realtime"}]).shared == 0, "no protocol means paused"
 
 
 def test_two_single_model_sessions_pair_across_model_names():

@@ -15,8 +15,8 @@ SUBPACKAGES = ("plugin", "catalog", "browser", "play", "agents", "endpoint", "re
 PURE = (
     "catalog.specs", "catalog.run_cases", "catalog.listing", "catalog.keywords", "catalog.model_names",
     "endpoint.text_replies",
-    "play.actions", "play.evaluator", "play.semantic", "play.output_limits", "play.prompts", "play.tally",
-    "play.prompt_sections", "play.upstream_prompts", "play.concurrency", "play.loop_thread",
+    "play.actions", "play.evaluator", "play.start_check", "play.semantic", "play.output_limits", "play.prompts",
+    "play.tally", "play.prompt_sections", "play.upstream_prompts", "play.concurrency", "play.loop_thread",
     "catalog.upstream_prompt_source", "catalog.upstream_models", "agents.providers.throttle",
     "agents.providers.textformats", "agents.providers.coords", "agents.providers.keys",
     "agents.providers.memory", "agents.providers.tools", "agents.providers.qwen_format",

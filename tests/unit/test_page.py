@@ -190,3 +190,36 @@ def test_the_page_and_report_show_how_well_each_task_separates_skill(tmp_path: P
     assert "how well this task separates skill" in page
     assert '<td class="sep">spread +40.0; monotone</td>' in page
     assert '<td class="sep">spread — (not yet calibrated)' in page and "spread +0.0" not in page
+
+
+def test_a_model_whose_runs_all_faulted_shows_n_a_never_zero(tmp_path: Path):
+    """Issue 37 item 10: no scored run means no figure, on the summary, the results page and `gameworld view`."""
+    from pytest_gameworld.report.aggregate import aggregate, format_table
+    from pytest_gameworld.report.session_index import session_row
+    from pytest_gameworld.report.summary_formats import summary_json
+
+    faulted = [rec("bad", t, 0.0, status="error", error="HarnessError: boom") for t in ("01_01", "01_02")]
+    records = RECORDS[:1] + faulted
+    row = next(r for r in format_table(aggregate(records)) if r.startswith("bad"))
+    assert row.split()[3:] == ["n/a", "n/a", "0", "+2", "missing", "n/a", "n/a", "n/a", "n/a"], row
+    data = page_data("s", records, None)
+    page = render(data, "now")
+    bad_rows = [r for r in page.split("<tr>") if r.startswith("<td>bad")]
+    assert len(bad_rows) >= 2 and all("0.0 /" not in r and "0.000" not in r and "0.0000" not in r for r in bad_rows)
+    assert sum("n/a" in r for r in bad_rows) >= 2, bad_rows  # Table 6 and the per-model table (levels: –)
+    index = session_row("s", data, records, None, tmp_path)
+    assert {m["model"]: (m["sr"], m["pg"]) for m in index["models"]}["bad"] == (None, None)
+    assert summary_json(aggregate(records)["bad"])["sr"] is None
+
+
+@pytest.mark.parametrize("share, shown", [(0.125, 13), (0.124, 12), (0.285, 28), (0.5, 50), (0.005, 1), (1.0, 100)])
+def test_one_rounding_for_every_pg_badge(share, shown):
+    """12.5 % is 13 % on the terminal, the results page and the viewer (JS Math.floor(100 * v + 0.5) computes the
+    same doubles as whole_percent, which rounds halves up where Python's format would round to even)."""
+    from pytest_gameworld.report.aggregate import whole_percent
+    from pytest_gameworld.report.viewer_script import SCRIPT
+
+    assert whole_percent(share) == shown
+    assert "Math.floor(100 * v + 0.5)" in SCRIPT
+    page = render(page_data("s", [rec("m1", "01_01", share)], None), "now")
+    assert f"PG {shown} %" in page or share >= 1.0

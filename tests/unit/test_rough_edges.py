@@ -126,7 +126,7 @@ def test_list_k_is_pytests_own_keyword_expression(expr):
 @pytest.mark.parametrize("argv, message", [
     (["list", "--genre", "puzzel"], "gameworld list: --genre 'puzzel' is no genre (arcade, platformer, puzzle, runner, "
                                     "simulation); did you mean 'puzzle'?"),
-    (["list", "--level", "7"], "gameworld list: --level 7 is no curriculum level (1 to 5)"),
+    (["list", "--level", "7"], "gameworld list: --level 7 is no curriculum level (L1 to L5)"),
     (["list", "models", "--interface", "cau"], "gameworld list: --interface 'cau' is no interface (generalist, cua); "
                                                "did you mean 'cua'?"),
     (["list", "-k", "wordle or"], "gameworld list: -k 'wordle or': the expression ends too early"),
@@ -139,6 +139,17 @@ def test_list_refuses_unknown_filters_in_one_line_with_exit_4(capsys, argv, mess
     assert main(argv) == 4
     out, err = capsys.readouterr()
     assert out == "" and err.splitlines() == [message]
+
+
+@pytest.mark.parametrize("level", ["L4", "4", "l4"])
+def test_list_takes_a_level_as_the_catalog_writes_it(capsys, level):
+    """Issue 37 item 10: L4 is the notation of markers, gate scopes and tables, so --level takes it."""
+    from pytest_gameworld.cli import main
+
+    assert main(["list", "games", "--level", level]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    games = [r for r in rows[1:-1] if r.strip() and not r.startswith("-")]
+    assert games and all(" L4 " in r for r in games), rows
 
 
 @pytest.mark.parametrize("argv, message", [
