@@ -350,6 +350,10 @@ def _dispatch(argv: list[str]) -> int:
         from .endpoint.server import serve_main
 
         return serve_main(argv[1:])
+    if argv and argv[0] == "cache":
+        from .records.cache_command import cache_main
+
+        return cache_main(argv[1:])
     from .records.baselines import LADDER
 
     parser = argparse.ArgumentParser(prog="gameworld", description="The GameWorld benchmark for game agents.")
@@ -442,6 +446,7 @@ def _dispatch(argv: list[str]) -> int:
     ar.add_argument("--play-ms", type=int, default=3000, help="game time each page runs after init (default 3000)")
     ar.add_argument("--browser-path", default=None)
     sub.add_parser("serve", help="a loopback model endpoint for tests (see gameworld serve --help)")
+    sub.add_parser("cache", help="the reply cache of --gw-cache: list | clear (see gameworld cache --help)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "play":
         return _play(args, rest)

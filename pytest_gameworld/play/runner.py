@@ -54,6 +54,7 @@ class RunConfig:
     invocation: str = ""  # the pytest invocation playing it (the circuit breaker's scope)
     comparability: dict[str, Any] = field(default_factory=dict)  # records/comparability.py session_facts
     photographed: bool = False  # the page is photographed outside the loop (a trace, a gallery shot): it keeps drawing
+    cache: Any = None  # --gw-cache: the ReplyCache provider agents look their replies up in (None: off)
 
     @property
     def steps_budget(self) -> int:
@@ -174,10 +175,13 @@ class Turn:
     latency_s: float
     latency_ms: int
     cost: float
+    cached_cost: float = 0.0  # a cache hit: what the original call cost (not spent by this one)
 
     def to_json(self) -> dict[str, Any]:
         reply = self.reply
-        return {"request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
+        cache = {} if reply.cache is None else {"cache": {**reply.cache.to_json(),
+                                                          **({"cost_usd": self.cached_cost} if reply.cache.hit else {})}}
+        return {**cache, "request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
                 "calls": [c.to_json() for c in reply.calls], "extra_calls": max(0, len(reply.calls) - 1),
                 "verdict": self.verdict.to_json(), "latency_ms": self.latency_ms, "usage": reply.usage.to_json(),
                 "cost_usd": self.cost, "retries": list(reply.retries)}
@@ -259,7 +263,10 @@ class _Run:
         reply = await act_within(seat.agent, obs, self.model.step_timeout_s)
         latency_s = time.perf_counter() - t0
         latency_ms = reply.latency_ms if reply.latency_ms is not None else int(round(latency_s * 1000))
-        return Turn(reply, verdict_for(reply, seat.ctx), latency_s, latency_ms, cost_usd(self.model, reply.usage))
+        turn = Turn(reply, verdict_for(reply, seat.ctx), latency_s, latency_ms, cost_usd(self.model, reply.usage))
+        if reply.cache is not None and reply.cache.hit:
+            turn.cached_cost = cost_usd(self.model, reply.cache.usage)
+        return turn
 
     async def step(self) -> StepEval:
         cfg, step, shot = self.cfg, self.steps, self.shot
@@ -270,8 +277,8 @@ class _Run:
         # Every role answers the same observation at once; their actions share one time window.
         turns: list[Turn] = await gather_all([self.take_turn(seat, step) for seat in self.seats])
         for seat, turn in zip(self.seats, turns):
-            seat.tally.count(turn.verdict, turn.reply, turn.latency_s, turn.cost)
-            self.tally.count(turn.verdict, turn.reply, 0.0, turn.cost)
+            seat.tally.count(turn.verdict, turn.reply, turn.latency_s, turn.cost, turn.cached_cost)
+            self.tally.count(turn.verdict, turn.reply, 0.0, turn.cost, turn.cached_cost)
         self.tally.latency_s += max(t.latency_s for t in turns)  # the roles wait side by side
         if cfg.realtime:
             await self.session.advance(max(t.latency_ms for t in turns))  # the game moves on while they think
@@ -315,7 +322,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         role = cfg.game.roles[name]
         prompt = render_prompt(cfg.prompts_dir, cfg.game, role, cfg.task, cfg.model, cfg.steps_budget, cfg.realtime)
         seats.append(Seat(name, agent, RunContext(cfg.game, task, name, role, cfg.model, cfg.seed, prompt,
-                                                  session, cfg.realtime)))
+                                                  session, cfg.realtime, cfg.cache)))
     record = RunRecord.begin(
         item=cfg.item_id, task=cfg.task, game=cfg.game, model=cfg.model, role="+".join(s.name for s in seats),
         seed=cfg.seed, repeat=cfg.repeat, protocol="realtime" if cfg.realtime else "paused",

@@ -26,6 +26,8 @@ from ..browser.sandbox import GameSession, PageLimits
 from .options import Settings
 from .tracing import RunTrace
 from ..records.sessions import new_attempt_dir
+from ..records.reply_cache import CacheFolder, cache_folder
+from ..agents.providers.cache import ReplyCache
 from ..browser.remote_assets import AssetStore
 from ..records.comparability import run_facts
 from .stash import ASSETS, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, SESSION_DIR, SETTINGS
@@ -134,6 +136,15 @@ async def gw_browser(gw_settings: Settings) -> AsyncIterator[BrowserHost]:
         await host.close()
 
 
+@pytest.fixture(scope="session")
+def gw_reply_cache(gw_settings: Settings) -> ReplyCache | None:
+    """--gw-cache: the reply cache over <results>/.cache (one per process; runs and workers share the folder)."""
+    if gw_settings.cache == "off":
+        return None
+    folder = CacheFolder(cache_folder(gw_settings.results), int(gw_settings.cache_max_mb * 1e6))
+    return ReplyCache(folder, gw_settings.cache)
+
+
 @pytest.fixture
 def gw_case(request: pytest.FixtureRequest) -> Case:
     return request.param
@@ -177,7 +188,7 @@ def gw_agents(gw_case: Case, gw_agent: Agent) -> dict[str, Agent]:
 
 @pytest.fixture
 def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Settings, gw_session_dir: Path,
-                  gw_catalog: Catalog) -> RunConfig:
+                  gw_catalog: Catalog, gw_reply_cache: ReplyCache | None) -> RunConfig:
     keep_frames, compact_frames = gw_settings.frames_for(bool(gw_case.model.provider))
     return RunConfig(
         item_id=gw_case.node_id, game=gw_case.game, task=gw_case.task, model=gw_case.model,
@@ -189,5 +200,6 @@ def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Setti
         catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
         catalog_source=gw_catalog.source, invocation=pytestconfig.stash.get(INVOCATION, ""),
         photographed=gw_settings.tracing != "off",
+        cache=gw_reply_cache if gw_case.model.provider else None,
         comparability=run_facts(pytestconfig.stash.get(COMPARABILITY, {}), gw_case.model.name),
     )

@@ -12,12 +12,13 @@ import pytest
 
 from . import benchmark, hold_back, session_end, session_facts, signals, startup_checks
 from ..report import live_progress
+from ..agents.providers.cache import sampling_notices
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
 from ..catalog.loader import load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
-    gw_agent, gw_agents, gw_assets, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_run_config,
-    gw_session_dir, gw_settings, gw_trace,
+    gw_agent, gw_agents, gw_assets, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_reply_cache,
+    gw_run_config, gw_session_dir, gw_settings, gw_trace,
 )
 from .fault_report import fault_text, is_fault
 from ..report.gate import GateConfig
@@ -251,12 +252,14 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     """An imported catalog's origin, the games it could not collect (one line per reason), and what did not
     map in the model specs played."""
     catalog = config.stash.get(CATALOG, None)
+    notices = sampling_notices(config.stash[SETTINGS].cache, [c.model for c in config.stash.get(CASES, [])]) \
+        if SETTINGS in config.stash else []
     if catalog is None or not catalog.source:
-        return []
+        return notices
     src = catalog.source
     head = f"gameworld: {src['format']} catalog {src['path']}" + (f" at commit {src['commit']}" if src.get("commit") else "")
     played = {f"model {c.model.name}:" for c in config.stash.get(CASES, [])}
-    return [head, *catalog.left_out, *(w for w in catalog.warnings if w.startswith(tuple(played)))]
+    return [*notices, head, *catalog.left_out, *(w for w in catalog.warnings if w.startswith(tuple(played)))]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

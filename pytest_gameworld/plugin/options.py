@@ -63,13 +63,17 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
                            "`gameworld assets record`) or HAR file; without it such requests are refused and named"),
     ("tracing", "str", "off", "a Playwright trace of each run (screenshots, DOM snapshots, console) in its "
                               "folder: off, on, or retain-on-failure (kept only for runs that faulted)"),
+    ("cache", "str", "off", "provider replies from a cache folder beside the results (<results>/.cache): off, on "
+                            "(look up, store new replies) or read-only (look up only); a hit spends no tokens"),
+    ("cache-max-mb", "float", 500.0, "the cache folder's size bound in MB: past it the least recently used "
+                                     "replies are removed"),
     ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
                          "runs; combine the shards' sessions with `gameworld merge`"),
 ]
 # The least value of each numeric option; below it is a usage error, never silently clamped.
 MINIMA: dict[str, float] = {
     "repeat": 1, "max-steps": 0, "max-cost": 0, "max-drop": 0, "gate-allow-missing": 0, "step-timeout": 0,
-    "limit": 0, "progress-interval": 0.5, "max-consecutive-faults": 0, "frame-width": 0,
+    "limit": 0, "cache-max-mb": 1, "progress-interval": 0.5, "max-consecutive-faults": 0, "frame-width": 0,
 }
 _DEFAULTS = {name: str(default) for name, _, default, _ in OPTIONS}
 MODEL_ENV = "GW_MODEL"
@@ -160,6 +164,8 @@ class Settings:
     shard: tuple[int, int] | None = None
     assets: Path | None = None
     limit: int = 0
+    cache: str = "off"
+    cache_max_mb: float = 500.0
     progress: str = "auto"
     progress_interval: float = 10.0
     baselines: Path | None = None
@@ -201,7 +207,9 @@ class Settings:
             max_consecutive_faults=int(raw["max-consecutive-faults"]),
             browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
             shard=parse_shard(raw["shard"] or ""), assets=Path(raw["assets"]) if raw["assets"] else None,
-            limit=int(raw["limit"]), progress=_progress_mode(raw["progress"]),
+            limit=int(raw["limit"]),
+            cache=_choice("cache", raw["cache"], CACHE_MODES, "off"), cache_max_mb=float(raw["cache-max-mb"]),
+            progress=_progress_mode(raw["progress"]),
             progress_interval=float(raw["progress-interval"]),
             baselines=Path(raw["baselines"]) if raw["baselines"] else None,
         )
@@ -223,6 +231,7 @@ class Settings:
 PROGRESS_MODES = ("auto", "live", "plain", "off")
 INTERFACES = ("generalist", "cua")
 TRACING_MODES = ("off", "on", "retain-on-failure")
+CACHE_MODES = ("off", "on", "read-only")
 
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...], default: str) -> str:
