@@ -5,15 +5,20 @@ damaged entry is one line naming its file and a miss; `gameworld cache list|clea
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest_gameworld
 
 MODEL = "my-org/my-model"
 TASKS = ["-k", "01_01 or 05_01"]  # two tasks, one per xdist worker
 STEPS = 3
 # Fields that measure the call rather than decide the game: a hit spends nothing and is marked as one.
 VOLATILE = {"latency_ms", "usage", "cost_usd", "cache", "retries"}
+# The sessions import this tree's package, whatever the venv's editable install points at.
+ENV = {**os.environ, "PYTHONPATH": str(Path(pytest_gameworld.__file__).resolve().parent.parent)}
 
 
 def spec_file(folder: Path, url: str) -> None:
@@ -35,12 +40,12 @@ def session(folder: Path, name: str, *args: str) -> subprocess.CompletedProcess:
     argv = [sys.executable, "-m", "pytest", "-p", "no:randomly", "--gw-model", "my-model.yaml", *TASKS,
             "--gw-max-steps", str(STEPS), "--gw-results", "out", "--gw-session", name, "--gw-progress", "off",
             "-n", "2", *args]
-    return subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=600)
+    return subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=600, env=ENV)
 
 
 def cli(folder: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pytest_gameworld.cli", *args], cwd=folder, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, env=ENV)
 
 
 def results(folder: Path, name: str) -> dict[str, dict]:

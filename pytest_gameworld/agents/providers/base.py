@@ -11,7 +11,7 @@ from ...records.jsonl import jsonable
 from ...catalog.specs import ModelSpec
 from ...play.semantic import classify
 from ..base import AgentError, AgentReply, Observation, RunContext, Usage
-from .cache import CacheNote
+from .cache import CacheNote, through_cache
 from .connection import Connection, resolve
 from .content import ContentFormat, Image, Part, blocks, encode_screenshot, scrub, sent_as_taken
 from .coords import Frame, Mode, smart_resize, to_viewport
@@ -38,6 +38,7 @@ class Parsed:
     memory_reasoning: str | None = None
     # The API's id of the first call, which the original's history repeats (Chat Completions tool calls only).
     memory_call_id: str | None = None
+    cache: CacheNote | None = None  # --gw-cache: whether it came from the cache (then it spent no tokens)
 
 
 class ProviderAgent:
@@ -56,7 +57,6 @@ class ProviderAgent:
         self.client: Any = None
         self.pointer: tuple[int, int] | None = None  # where the last executed mouse action left the pointer
         self.layout = Layout(None, "")
-        self.cache_note: CacheNote | None = None  # --gw-cache: what the cache did for this step's call
 
     # ------------------------------------------------------------------ hooks
 
@@ -122,11 +122,7 @@ class ProviderAgent:
             shown.append(obs.state_text)
         request = self.build_request([*self.memory.parts(), *shown], image, frame)
         retries: list[str] = []
-        self.cache_note = None
-        parsed = await self._exchange(request, frame, retries)
-        # A cached reply spent nothing now; its own figures are the original call's, kept on the note.
-        usage = parsed.usage if self.cache_note is None else await self.cache_note.settle(parsed.usage)
-        hit = self.cache_note is not None and self.cache_note.hit
+        parsed = await through_cache(self, request, frame, retries)  # --gw-cache: a stored reply, or _exchange's
         calls, _ = self.interpret(parsed, frame)
         first = calls[0] if calls else None
         said = "\n".join(p for p in shown if isinstance(p, str))
@@ -135,9 +131,7 @@ class ProviderAgent:
         record = {"api": self.label, "base_url": self.conn.base_url if self.conn else None,
                   **scrub(request, sent_images, sent_steps)}
         return AgentReply(calls=calls, text=parsed.text, reasoning=parsed.reasoning, raw=_jsonable(parsed.raw),
-                          request=record, usage=usage, retries=retries, cache=self.cache_note,
-                          # Under --gw-rt a hit thinks as long as its original did, so the game moves on as then.
-                          latency_ms=self.cache_note.latency_ms if hit and ctx.realtime else None)
+                          request=record, usage=parsed.usage, retries=retries, cache=parsed.cache)
 
     async def picture_to_send(self, shot: bytes) -> Image:
         """The step's picture in the spec's format and width: as taken when it already is (the usual case: no
@@ -178,19 +172,12 @@ class ProviderAgent:
 
     async def _exchange(self, request: dict[str, Any], frame: Frame, retries: list[str] | None = None) -> Parsed:
         """Send with timeout and retries (each retried failure appended to ``retries``), then parse the response."""
-        def call() -> Any:
-            return call_with_retries(
+        try:
+            response = await call_with_retries(
                 lambda: self.send(request), self.classify_error, what=f"{self.spec.name} ({self.label})",
                 max_retries=self.spec.max_retries, timeout_s=self.spec.timeout_s,
                 backoff_s=float(self.spec.extra.get("retry_backoff_s", 1.0)), deadline_s=self.deadline_s,
                 failures=retries)
-
-        cache = self.ctx.cache if self.ctx is not None else None
-        try:
-            if cache is None:
-                response = await call()
-            else:  # --gw-cache: the stored reply, or the call's (stored once it parses)
-                response, self.cache_note = await cache.through(self, request, call)
         except RecursionError:
             # The SDK's JSON decoder gave up on a reply nested too deep: the model's output, not the
             # endpoint's fault; one unreadable call (OOS) with the reason.

@@ -1,11 +1,13 @@
 """``--gw-cache``: a provider's reply looked up before the call and stored after it, keyed on everything that
 decides the reply. The folder is records/reply_cache.py; this module is the provider side (the key, the SDK's
-response as JSON and back) and the one hook the call path goes through (``ProviderAgent._exchange``).
+response as JSON and back) and the one hook the call path goes through (``through_cache``, in place of
+``ProviderAgent._exchange``: a hit neither waits for a connection nor retries, a miss is the agent's own exchange).
 
 The key is a SHA-256 over: the provider, API and model id, the base URL (another server may serve another
 model under the same name), the spec's memory rounds, the run's seed and role (so repeats, whose seeds
 differ, stay independent samples, as an epoch does), and the whole request as sent (messages, tools, sampling
-settings) with every image and other long payload replaced by its own SHA-256. The API key is never part of it.
+settings) with every image and other long payload replaced by its own SHA-256, and how many times the run has
+asked that same request before. The API key is never part of it.
 """
 
 from __future__ import annotations
@@ -16,14 +18,14 @@ import importlib
 import json
 import time
 import warnings
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from ...records.reply_cache import CacheFolder, Damaged, Entry
 from ..base import Usage
 
 if TYPE_CHECKING:
-    from .base import ProviderAgent
+    from .base import Parsed, ProviderAgent
 
 KEY_FORMAT = 1
 _LONG = 512  # characters: a string this long (an image's base64, a data URL) enters the key as its hash
@@ -104,18 +106,6 @@ class CacheNote:
     latency_ms: int | None = None  # a hit: how long the original call took
     stored: bool = False
     damaged: str | None = None
-    _pending: Callable[[Usage], Awaitable[None]] | None = field(default=None, repr=False)
-
-    async def settle(self, usage: Usage) -> Usage:
-        """The tokens this call spent, given what its reply says it used: none on a hit (the reply's figures are
-        the original's, kept on the note); on a miss all of them, and the reply is stored now that it parsed."""
-        if self.hit:
-            self.usage = usage
-            return Usage()
-        if self._pending is not None:
-            await self._pending(usage)
-            self.stored, self._pending = True, None
-        return usage
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"hit": self.hit, "key": self.key}
@@ -128,6 +118,18 @@ class CacheNote:
         return out
 
 
+def _occurrence(agent: "ProviderAgent", key: str) -> int:
+    """How many times this run has asked this very request before: the n-th asking is answered by the n-th
+    stored reply, so a run that meets the same screen twice samples twice, as it would without the cache."""
+    seen = getattr(agent, "_gw_cache_seen", None)
+    if seen is None or seen[0] is not agent.ctx:  # a new run (begin() gave the agent a new context)
+        seen = (agent.ctx, {})
+        agent._gw_cache_seen = seen  # type: ignore[attr-defined]
+    n = seen[1].get(key, 0)
+    seen[1][key] = n + 1
+    return n
+
+
 class ReplyCache:
     """--gw-cache on (look up, store misses) or read-only (look up only) over one cache folder."""
 
@@ -136,35 +138,46 @@ class ReplyCache:
             raise ValueError(f"a reply cache is on or read-only, not {mode!r}")
         self.folder, self.mode = folder, mode
 
-    async def through(self, agent: "ProviderAgent", request: dict[str, Any],
-                      call: Callable[[], Awaitable[Any]]) -> tuple[Any, CacheNote]:
-        """The stored reply for this request, or ``call()``'s (to be stored once it parses: CacheNote.settle)."""
-        key = reply_key(agent, request)
+    async def exchange(self, agent: "ProviderAgent", request: dict[str, Any], frame: Any,
+                       retries: list[str]) -> "Parsed":
+        """The stored reply for this request parsed as the agent parses a reply, or the agent's own exchange
+        (stored once it parsed); the parsed reply carries the CacheNote, and spends no tokens on a hit."""
+        base = reply_key(agent, request)
+        key = hashlib.sha256(f"{base}:{_occurrence(agent, base)}".encode()).hexdigest()
         damaged = None
         try:
             entry = self.folder.load(key)
             if entry is not None:
                 response = revive(entry, str(self.folder.path(key)))
-                return response, CacheNote(True, key, latency_ms=entry.latency_ms)
+                parsed = agent.parse_reply(response, frame)
+                agent.remember_response(response, parsed)
+                note = CacheNote(True, key, usage=Usage(**entry.usage), latency_ms=entry.latency_ms)
+                return replace(parsed, usage=Usage(), cache=note)
         except Damaged as exc:
             damaged = str(exc)
             warnings.warn(CacheWarning(f"damaged cache entry, called the model instead: {damaged}"), stacklevel=2)
         started = time.perf_counter()
-        response = await call()
+        parsed = await agent._exchange(request, frame, retries)
         latency_ms = int(round((time.perf_counter() - started) * 1000))
         note = CacheNote(False, key, damaged=damaged)
-        frozen = freeze(response) if self.mode == "on" else None
+        frozen = freeze(parsed.raw) if self.mode == "on" else None
         if frozen is not None:
             spec = agent.spec
+            entry = Entry(key=key, model=spec.name, provider=str(spec.provider), api=str(spec.api),
+                          response_type=frozen[0], response=frozen[1], usage=parsed.usage.to_json(),
+                          latency_ms=latency_ms)
+            await asyncio.to_thread(self.folder.store, entry)
+            note.stored = True
+        return replace(parsed, cache=note)
 
-            async def store(usage: Usage) -> None:
-                entry = Entry(key=key, model=spec.name, provider=str(spec.provider), api=str(spec.api),
-                              response_type=frozen[0], response=frozen[1], usage=usage.to_json(),
-                              latency_ms=latency_ms)
-                await asyncio.to_thread(self.folder.store, entry)
 
-            note._pending = store
-        return response, note
+async def through_cache(agent: "ProviderAgent", request: dict[str, Any], frame: Any,
+                        retries: list[str]) -> "Parsed":
+    """The provider call path's one hook: ``agent._exchange`` itself when the run has no cache."""
+    cache = agent.ctx.cache if agent.ctx is not None else None
+    if cache is None:
+        return await agent._exchange(request, frame, retries)
+    return await cache.exchange(agent, request, frame, retries)
 
 
 def sampling_notices(mode: str, specs: list[Any]) -> list[str]:
