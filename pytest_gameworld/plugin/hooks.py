@@ -14,6 +14,7 @@ from . import benchmark, hold_back, ini_guard, session_end, session_facts, signa
 from ..report import live_progress
 from ..agents.providers.cache import sampling_notices
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
+from ..catalog.sampling import spread_sample
 from ..catalog.specs import GENRES, CatalogError
 from ..catalog.loader import load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
@@ -319,7 +320,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 class _Planner:
-    """After every other selection (-k, -m): --lf's replay, --gw-limit's first N runs, this shard's part, plan.json."""
+    """After every other selection (-k, -m): --lf's replay, --gw-sample's spread, --gw-limit's first N runs, this
+    shard's part, plan.json."""
 
     def __init__(self, inert: bool, gate: GateConfig) -> None:
         self.inert, self.gate = inert, gate
@@ -329,6 +331,9 @@ class _Planner:
         settings = config.stash[SETTINGS]
         if REPLAY in config.stash:
             _deselect(config, items, session_facts.select_replay(config, items, config.stash[REPLAY], _case_id))
+        if settings.sample:
+            keep = spread_sample([c for c in map(_case_of, items) if c is not None], settings.sample, settings.seed)
+            _deselect(config, items, [i for i in items if _is_run(i) and _sample_key(i) not in keep])
         if settings.limit:
             _deselect(config, items, [i for i in items if _is_run(i)][settings.limit:])
         protocol = "realtime" if settings.realtime else "paused"
@@ -342,6 +347,7 @@ class _Planner:
         if not runs:
             return
         options = {"seed": settings.seed, "protocol": protocol, "obs": settings.obs, "max_steps": settings.max_steps,
+                   **({"sample": settings.sample} if settings.sample else {}),
                    "catalog_version": config.stash.get(CATALOG_VERSION, ""),
                    "comparability": config.stash.get(COMPARABILITY, {}),
                    "baselines": str(settings.baselines.resolve()) if settings.baselines else None}
@@ -359,6 +365,11 @@ class _Planner:
 def _case_of(item: pytest.Item) -> Any:
     """The benchmark case an item plays, or None for any other test."""
     return getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+
+
+def _sample_key(item: pytest.Item) -> tuple[str, int] | None:
+    case = _case_of(item)
+    return (case.task.id, case.repeat) if case is not None else None
 
 
 def _case_id(item: pytest.Item) -> str | None:

@@ -51,6 +51,8 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
     ("max-state-bytes", "int", 1_000_000, "largest game state (serialized JSON) a page may return; a larger one "
                                           "faults its run"),
     ("limit", "int", 0, "play only the first N runs of the selection (smoke tests); the rest are deselected"),
+    ("sample", "int", 0, "play a sample of N tasks of the selection spread over genres and levels, seeded by "
+                         "--gw-seed (the same N for the same seed), each by every model spec; recorded in plan.json"),
     ("progress", "str", "auto", "live progress: auto (live on a terminal, plain periodic lines otherwise, "
                                 "none with -q), live, plain or off"),
     ("progress-interval", "float", 10.0, "seconds between plain progress lines (when output is not a terminal)"),
@@ -73,7 +75,7 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
 # The least value of each numeric option; below it is a usage error, never silently clamped.
 MINIMA: dict[str, float] = {
     "repeat": 1, "max-steps": 0, "max-cost": 0, "max-drop": 0, "gate-allow-missing": 0, "step-timeout": 0,
-    "limit": 0, "cache-max-mb": 1, "progress-interval": 0.5, "max-consecutive-faults": 0, "frame-width": 0,
+    "limit": 0, "sample": 0, "cache-max-mb": 1, "progress-interval": 0.5, "max-consecutive-faults": 0, "frame-width": 0,
 }
 _DEFAULTS = {name: str(default) for name, _, default, _ in OPTIONS}
 MODEL_ENV = "GW_MODEL"
@@ -164,6 +166,7 @@ class Settings:
     shard: tuple[int, int] | None = None
     assets: Path | None = None
     limit: int = 0
+    sample: int = 0
     cache: str = "off"
     cache_max_mb: float = 500.0
     progress: str = "auto"
@@ -207,7 +210,7 @@ class Settings:
             max_consecutive_faults=int(raw["max-consecutive-faults"]),
             browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
             shard=parse_shard(raw["shard"] or ""), assets=Path(raw["assets"]) if raw["assets"] else None,
-            limit=int(raw["limit"]),
+            limit=int(raw["limit"]), sample=int(raw["sample"]),
             cache=_choice("cache", raw["cache"], CACHE_MODES, "off"), cache_max_mb=float(raw["cache-max-mb"]),
             progress=_progress_mode(raw["progress"]),
             progress_interval=float(raw["progress-interval"]),
