@@ -351,7 +351,7 @@ def _view(args: argparse.Namespace) -> int:
     if not args.serve:
         return 0
     root = Path(os.path.commonpath([args.results.resolve(), out.resolve()]))
-    return serve(root, page, args.port, args.serve_for)
+    return serve(root, page, args.port, args.serve_for, results=args.results)
 
 
 def main(argv: list[str] | None = None) -> int:

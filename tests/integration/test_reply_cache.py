@@ -119,9 +119,13 @@ def test_a_damaged_entry_is_one_line_naming_it_and_a_miss(serve, tmp_path):
     sent = len(server.posts(count=2 * STEPS))
     entries = sorted((tmp_path / "out/.cache/replies").glob("*/*.json"))
     assert len(entries) == 2 * STEPS
-    cut, foreign = entries[0], entries[1]
+    # Each run's last reply: asked again, its new (random) reply changes no later request of the run.
+    last = [[s for s in steps(tmp_path, "a", r) if s.get("event") == "step"][-1]["cache"]["key"]
+            for r in results(tmp_path, "a").values()]
+    cut, foreign = (next(p for p in entries if p.stem == k) for k in last)
+    other = next(p for p in entries if p not in (cut, foreign))
     cut.write_text(cut.read_text()[:40])  # a writer killed mid-file (what atomic writes prevent)
-    foreign.write_text(entries[2].read_text())  # another key's reply under this name
+    foreign.write_text(other.read_text())  # another key's reply under this name
 
     again = session(tmp_path, "b", "--gw-cache", "read-only")
     assert again.returncode == 0, again.stdout[-3000:]
