@@ -18,6 +18,7 @@ def plan_main(argv: list[str]) -> int:
                                            "no browser is opened (extra arguments go to pytest, e.g. -k puzzle)")
     parser.add_argument("--model", action="append", default=[], required=True,
                         help="model spec(s), comma-separated or repeated, as for gameworld play")
+    parser.add_argument("--runs", action="store_true", help="also list every run the selection plays, with its budget")
     args, rest = parser.parse_known_args(argv)
     found = collect(args.model, rest)
     if found.status not in (0, 5) or found.settings is None:
@@ -46,4 +47,8 @@ def plan_main(argv: list[str]) -> int:
     prompts = found.catalog.root / "prompts"
     plans = plan_specs(found.cases, settings.max_steps, settings.obs, prompts, settings.realtime)
     print("\n".join(plan_lines(plans, settings.obs, notes)))
+    if args.runs:
+        print("runs:")
+        for case in found.cases:
+            print(f"  {case.node_id}  {settings.max_steps or case.task.max_steps} steps")
     return 0

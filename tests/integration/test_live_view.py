@@ -26,6 +26,11 @@ def _get(url: str) -> str:
         return resp.read().decode()
 
 
+def _page_if(url: str, test) -> str | None:
+    page = _get(url)
+    return page if test(page) else None
+
+
 def _until(what: str, probe, timeout_s: float = 300.0):
     """Poll ``probe`` until it returns something true; fail naming ``what`` after ``timeout_s``."""
     deadline = time.monotonic() + timeout_s
@@ -69,7 +74,7 @@ price_per_mtok: {{input: 1.0, output: 2.0}}
         url = live + "live/"
         # Mid-session: the run is in flight past its second step, with a frame written.
         mid = _until("the run to be in flight at step 2 or later",
-                     lambda: (h := _get(url)) if re.search(r"step [2-9]/" + str(STEPS), h) and "<img" in h else None)
+                     lambda: _page_if(url, lambda h: re.search(rf"step [2-9]/{STEPS}", h) and "<img" in h))
         assert "0/1 runs done · 1 in flight" in mid and "puzzle/01-2048/01_01[slow]" in mid
         assert session.poll() is None, "the session was still running when the page was read"
         await page.goto(url)
@@ -78,7 +83,7 @@ price_per_mtok: {{input: 1.0, output: 2.0}}
         assert await img.evaluate("i => i.complete && i.naturalWidth") > 0, "the last frame loads"
         await page.screenshot(path=str(tmp_path / "live-mid.png"), full_page=True)
         assert session.wait(timeout=600) == 0, session.stdout.read()[-3000:]
-        done = _until("the finished run on the page", lambda: (h := _get(url)) if "1/1 runs done" in h else None)
+        done = _until("the finished run on the page", lambda: _page_if(url, lambda h: "1/1 runs done" in h))
         assert "0 in flight" in done and "no run in flight" in done
         assert "Table so far" in done and "slow" in done.split("Table so far", 1)[1]
         await page.goto(url)
