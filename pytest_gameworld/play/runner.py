@@ -263,12 +263,12 @@ class _Run:
         reply = await act_within(seat.agent, obs, self.model.step_timeout_s)
         latency_s = time.perf_counter() - t0
         latency_ms = reply.latency_ms if reply.latency_ms is not None else int(round(latency_s * 1000))
-        hit = reply.cache is not None and reply.cache.hit
-        if hit and self.cfg.realtime and reply.cache.latency_ms is not None:
-            latency_ms = reply.cache.latency_ms  # --gw-rt: a hit thinks as long as its original, the game moves as then
+        hit = reply.cache if reply.cache is not None and reply.cache.hit else None
+        if hit is not None and self.cfg.realtime and hit.latency_ms is not None:
+            latency_ms = hit.latency_ms  # --gw-rt: a hit thinks as long as its original did, the game moves as then
         turn = Turn(reply, verdict_for(reply, seat.ctx), latency_s, latency_ms, cost_usd(self.model, reply.usage))
-        if hit:
-            turn.cached_cost = cost_usd(self.model, reply.cache.usage)
+        if hit is not None and hit.usage is not None:
+            turn.cached_cost = cost_usd(self.model, hit.usage)
         return turn
 
     async def step(self) -> StepEval:

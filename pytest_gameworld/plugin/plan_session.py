@@ -47,7 +47,8 @@ class _Collector:
         self.found.settings = config.stash.get(SETTINGS, None)
         self.found.catalog = config.stash.get(CATALOG, None)
         for item in session.items:
-            case = getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+            spec = getattr(item, "callspec", None)
+            case = spec.params.get("gw_case") if spec is not None else None
             if case is None:
                 continue
             if item.get_closest_marker("skip") is not None:  # --gw-resume: scored in an earlier attempt

@@ -16,7 +16,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 CACHE_DIR = ".cache"  # beside the session folders in the results folder
 ENTRIES = "replies"

@@ -43,8 +43,8 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def start(root: Path, port: int = 0, results: Path | None = None) -> http.server.ThreadingHTTPServer:
     """A server for the files under ``root`` on 127.0.0.1 (port 0: any free one), answering in a thread; with
     ``results`` (a folder under ``root``), the live view of its sessions under /live/."""
-    handler = type("_Handler", (_Quiet,), {"results": results.resolve() if results else None})
-    handler = functools.partial(handler, directory=str(root))
+    cls = type("_Handler", (_Quiet,), {"results": results.resolve() if results else None})
+    handler = functools.partial(cls, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name="gameworld-view", daemon=True).start()

@@ -121,7 +121,7 @@ class CacheNote:
 def _occurrence(agent: "ProviderAgent", key: str) -> int:
     """How many times this run has asked this very request before: the n-th asking is answered by the n-th
     stored reply, so a run that meets the same screen twice samples twice, as it would without the cache."""
-    seen = getattr(agent, "_gw_cache_seen", None)
+    seen: tuple[Any, dict[str, int]] | None = getattr(agent, "_gw_cache_seen", None)
     if seen is None or seen[0] is not agent.ctx:  # a new run (begin() gave the agent a new context)
         seen = (agent.ctx, {})
         agent._gw_cache_seen = seen  # type: ignore[attr-defined]
