@@ -23,7 +23,7 @@ from .aggregate import format_table
 from .gate import GateConfig
 from .outcome import outcome
 
-REFRESH_S = 2  # the page reloads itself this often
+REFRESH_S = 2  # the page refreshes itself this often
 TAIL_BYTES = 262_144  # a step line holds the request sent: the last lines are within this much of the end
 
 
@@ -197,12 +197,28 @@ def render_sessions(results: Path, root: Path) -> str:
     return _page("live sessions", f"<h1>Sessions</h1><ul>{items or '<li class=dim>none yet</li>'}</ul>", refresh=True)
 
 
+# The page fetches itself again and swaps its body in place (no navigation, no flicker); a failed fetch says so.
+_REFRESH_JS = """<script>
+setInterval(async () => {
+  try {
+    const r = await fetch(location.href, {cache: "no-store"});
+    if (!r.ok) throw new Error("HTTP " + r.status);
+    const doc = new DOMParser().parseFromString(await r.text(), "text/html");
+    document.getElementById("live").replaceWith(doc.getElementById("live"));
+  } catch (e) {
+    document.getElementById("stale").textContent = "not refreshed: " + e.message;
+  }
+}, %d);
+</script>""" % (REFRESH_S * 1000)
+
+
 def _page(title: str, body: str, refresh: bool) -> str:
-    meta = f'<meta http-equiv="refresh" content="{REFRESH_S}">' if refresh else ""
-    return f"""<!doctype html><html><head><meta charset="utf-8">{meta}<title>{_e(title)}</title><style>
+    script = _REFRESH_JS if refresh else ""
+    return f"""<!doctype html><html><head><meta charset="utf-8"><title>{_e(title)}</title><style>
 body{{font:14px system-ui,sans-serif;margin:1.5em;color:#222}} .dim{{color:#888}} .bad{{color:#b00}}
 .head{{font-weight:600}} .cards{{display:flex;flex-wrap:wrap;gap:12px}}
 .card{{border:1px solid #ccc;border-radius:6px;padding:8px;width:340px}} .card img{{width:100%;display:block}}
 .noframe{{height:120px;display:flex;align-items:center;justify-content:center;background:#f4f4f4}}
 table{{border-collapse:collapse}} td,th{{border-bottom:1px solid #eee;padding:2px 8px;text-align:left}}
-pre{{background:#f7f7f7;padding:8px}}</style></head><body>{body}</body></html>"""
+pre{{background:#f7f7f7;padding:8px}}</style></head><body><p id=stale class=bad></p><div id=live>{body}</div>
+{script}</body></html>"""

@@ -78,15 +78,17 @@ price_per_mtok: {{input: 1.0, output: 2.0}}
         assert "0/1 runs done · 1 in flight" in mid and "puzzle/01-2048/01_01[slow]" in mid
         assert session.poll() is None, "the session was still running when the page was read"
         await page.goto(url)
-        img = page.locator(".card img")
-        assert await img.count() == 1
-        assert await img.evaluate("i => i.complete && i.naturalWidth") > 0, "the last frame loads"
+        assert await page.locator(".card").count() == 1
+        await page.wait_for_function(  # bounded: Playwright's default 30 s
+            "() => { const i = document.querySelector('.card img'); return i && i.complete && i.naturalWidth > 0 }")
         await page.screenshot(path=str(tmp_path / "live-mid.png"), full_page=True)
         assert session.wait(timeout=600) == 0, session.stdout.read()[-3000:]
         done = _until("the finished run on the page", lambda: _page_if(url, lambda h: "1/1 runs done" in h))
         assert "0 in flight" in done and "no run in flight" in done
         assert "Table so far" in done and "slow" in done.split("Table so far", 1)[1]
-        await page.goto(url)
+        # The page open since mid-session refreshed itself: no reload here.
+        await page.wait_for_function("() => document.body.innerText.includes('1/1 runs done')")
+        assert "Table so far" in await page.inner_text("body")
         await page.screenshot(path=str(tmp_path / "live-end.png"), full_page=True)
     finally:
         await page.close()

@@ -40,7 +40,7 @@ def session(folder: Path, name: str, *args: str) -> subprocess.CompletedProcess:
     argv = [sys.executable, "-m", "pytest", "-p", "no:randomly", "--gw-model", "my-model.yaml", *TASKS,
             "--gw-max-steps", str(STEPS), "--gw-results", "out", "--gw-session", name, "--gw-progress", "off",
             "-n", "2", *args]
-    return subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=600, env=ENV)
+    return subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=1200, env=ENV)
 
 
 def cli(folder: Path, *args: str) -> subprocess.CompletedProcess:
