@@ -242,6 +242,9 @@ class ModelSpec(_Strict):
     max_retries: int = 3
     # Wall-clock limit on one step of the agent, every attempt, retry and Retry-After wait included.
     step_timeout_s: float = Field(120.0, gt=0, le=3600)
+    # Requests in flight to this endpoint at once, over all of a process's runs (--gw-concurrency); None: no
+    # bound. A step waiting for a slot is not timed by step_timeout_s (the wait is recorded as queue_ms).
+    max_connections: int | None = Field(None, ge=1, le=4096)
     price_per_mtok: Pricing | None = Pricing()  # None: unknown (a model named PROVIDER/MODEL); cost shows n/a
     extra: dict[str, Any] = {}
     path: Path | None = Field(default=None, exclude=True)

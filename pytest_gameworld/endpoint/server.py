@@ -12,7 +12,7 @@ import socket
 import sys
 import threading
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import IO, Any
 
@@ -63,20 +63,54 @@ class RequestLog:
                 self._file = None
 
 
+@dataclass(frozen=True)
+class Latency:
+    """How long every model call takes to answer, as a served model would: ``ms`` ± up to ``jitter_ms``,
+    the jitter drawn from the seed and the request's bytes (the same request waits the same time in every run)."""
+
+    ms: float = 0.0
+    jitter_ms: float = 0.0
+    seed: int = 0
+
+    def seconds(self, body: bytes) -> float:
+        if self.ms <= 0 and self.jitter_ms <= 0:
+            return 0.0
+        jitter = 0.0
+        if self.jitter_ms > 0:
+            digest = hashlib.sha256(self.seed.to_bytes(8, "big", signed=True) + body).digest()
+            jitter = (int.from_bytes(digest[:8], "big") / 2 ** 64 * 2 - 1) * self.jitter_ms
+        return max(0.0, self.ms + jitter) / 1000
+
+
 class EndpointServer(ThreadingHTTPServer):
     """A threading server holding the app, the log and a stop event that cuts delays short."""
 
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], app: App, request_log: RequestLog, verbose: bool = False) -> None:
+    def __init__(self, address: tuple[str, int], app: App, request_log: RequestLog, verbose: bool = False,
+                 latency: "Latency | None" = None) -> None:
         self.app = app
         self.request_log = request_log
         self.verbose = verbose
+        self.latency = latency or Latency()
         self.stopping = threading.Event()
+        self._count_lock = threading.Lock()
+        self.in_flight = 0  # model calls being answered now
+        self.peak_in_flight = 0
         if ":" in address[0]:
             self.address_family = socket.AF_INET6  # e.g. --host ::1
         super().__init__(address, _Handler)
+
+    def enter(self) -> int:
+        with self._count_lock:
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+            return self.in_flight
+
+    def leave(self) -> None:
+        with self._count_lock:
+            self.in_flight -= 1
 
     def stop(self) -> None:
         """Stop serving from another thread, cut pending delays short, close the socket and log."""
@@ -142,18 +176,25 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_error(413 if "too large" in str(exc) else 400, str(exc))
             self.close_connection = True
             return
-        outcome = self.server.app.handle(self.command, self.path, body)
-        if outcome.delay_s > 0:
-            # Waiting on the stop event (not time.sleep) lets SIGTERM end a long delay.
-            self.server.stopping.wait(outcome.delay_s)
-        payload = encode_body(outcome.response.body)
-        # Logged before answering: a client that has its reply always finds the line. Without a log the record
-        # (which parses the body again) is not built.
-        if self.server.request_log.enabled:
-            self._log(body, outcome, started)
+        model_call = self.command == "POST"
+        in_flight = self.server.enter() if model_call else 0
+        try:
+            outcome = self.server.app.handle(self.command, self.path, body)
+            delay = outcome.delay_s + (self.server.latency.seconds(body) if model_call else 0.0)
+            if delay > 0:
+                # Waiting on the stop event (not time.sleep) lets SIGTERM end a long delay.
+                self.server.stopping.wait(delay)
+            payload = encode_body(outcome.response.body)
+            # Logged before answering: a client that has its reply always finds the line. Without a log the
+            # record (which parses the body again) is not built.
+            if self.server.request_log.enabled:
+                self._log(body, outcome, started, in_flight)
+        finally:
+            if model_call:
+                self.server.leave()
         self._answer(outcome, payload)
 
-    def _log(self, body: bytes, outcome: Outcome, started: float) -> None:
+    def _log(self, body: bytes, outcome: Outcome, started: float, in_flight: int) -> None:
         self.server.request_log.write({
             "ts": time.time(),
             "protocol": self.server.app.protocol,
@@ -166,6 +207,7 @@ class _Handler(BaseHTTPRequestHandler):
             "response": outcome.response.body,
             "usage": asdict(outcome.usage) if outcome.usage is not None else None,
             "delay_s": outcome.delay_s,
+            "in_flight": in_flight,  # model calls being answered when this one arrived, itself included
             "elapsed_s": round(time.monotonic() - started, 4),
         })
 
@@ -247,6 +289,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log", metavar="FILE", help="append one JSON line per request to FILE")
     parser.add_argument("--model", action="append", dest="models", metavar="ID",
                         help="model id listed by GET models (repeatable; any id is accepted anyway)")
+    parser.add_argument("--latency-ms", type=float, default=0.0, metavar="MS",
+                        help="answer every model call after MS milliseconds, as a served model would (default 0)")
+    parser.add_argument("--jitter-ms", type=float, default=0.0, metavar="MS",
+                        help="vary that latency by up to ± MS, drawn from --seed and the request (default 0)")
     parser.add_argument("--verbose", action="store_true", help="access log on stderr")
     return parser
 
@@ -267,7 +313,7 @@ def serve_main(argv: list[str] | None = None) -> int:
     request_log = RequestLog(args.log)
     try:
         server = EndpointServer((args.host, args.port), App(args.protocol, policy, args.models), request_log,
-                                verbose=args.verbose)
+                                verbose=args.verbose, latency=Latency(args.latency_ms, args.jitter_ms, args.seed))
     except OSError as exc:
         print(f"error: cannot bind {args.host}:{args.port}: {exc}", file=sys.stderr)
         request_log.close()
@@ -291,11 +337,13 @@ def serve_main(argv: list[str] | None = None) -> int:
 
 
 def run_in_thread(protocol: str, policy: str = "random", seed: int = 0, log: str | None = None,
-                  host: str = "127.0.0.1", port: int = 0) -> EndpointServer:
+                  host: str = "127.0.0.1", port: int = 0, latency_ms: float = 0.0,
+                  jitter_ms: float = 0.0) -> EndpointServer:
     """Start a server on a background thread (for in-process use); stop it with ``.stop()``."""
     if not _loopback(host):
         raise ValueError(f"refusing to bind non-loopback host {host!r}")
-    server = EndpointServer((host, port), App(protocol, make_policy(policy, seed=seed)), RequestLog(log))
+    server = EndpointServer((host, port), App(protocol, make_policy(policy, seed=seed)), RequestLog(log),
+                            latency=Latency(latency_ms, jitter_ms, seed))
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     return server
 

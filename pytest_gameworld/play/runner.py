@@ -144,16 +144,41 @@ class Trajectory:
 STEP_GRACE_S = 1.0
 
 
+def queued_s(agent: Agent) -> float:
+    """Seconds the agent's current step has waited for a connection slot or a shared back-off (provider agents
+    count it; an agent that does not wait reports nothing)."""
+    return float(getattr(agent, "queued_s", 0.0) or 0.0)
+
+
 async def act_within(agent: Agent, obs: Observation, limit_s: float) -> AgentReply:
-    """The agent's reply, or AgentError once the step's wall-clock limit has passed."""
+    """The agent's reply, or AgentError once the step's wall-clock limit has passed. Time spent waiting for a
+    connection slot (other runs' requests to the same endpoint) is not the step's: the limit moves by it."""
+    task = asyncio.ensure_future(agent.act(obs))
+    started = time.monotonic()
     try:
-        return await asyncio.wait_for(agent.act(obs), timeout=limit_s + STEP_GRACE_S)
-    except asyncio.TimeoutError:
-        raise AgentError(f"no reply within the step limit of {limit_s:g} s") from None
+        while True:
+            left = limit_s + STEP_GRACE_S + queued_s(agent) - (time.monotonic() - started)
+            if left > 0:
+                await asyncio.wait({task}, timeout=left)
+            if task.done():
+                return task.result()
+            if limit_s + STEP_GRACE_S + queued_s(agent) - (time.monotonic() - started) <= 0:
+                raise AgentError(f"no reply within the step limit of {limit_s:g} s")
+    finally:
+        if not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
 
 def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class Spend:
+    """A run's model spend so far, read by the session while the run plays (the cost cap counts runs in flight)."""
+
+    total: float = 0.0
 
 
 @dataclass
@@ -176,6 +201,7 @@ class Turn:
     latency_ms: int
     cost: float
     cached_cost: float = 0.0  # a cache hit: what the original call cost (not spent by this one)
+    queue_ms: int = 0  # waited for a connection slot or a shared back-off: not the model's latency
 
     def to_json(self) -> dict[str, Any]:
         reply = self.reply
@@ -184,7 +210,8 @@ class Turn:
         return {**cache, "request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
                 "calls": [c.to_json() for c in reply.calls], "extra_calls": max(0, len(reply.calls) - 1),
                 "verdict": self.verdict.to_json(), "latency_ms": self.latency_ms, "usage": reply.usage.to_json(),
-                "cost_usd": self.cost, "retries": list(reply.retries)}
+                "cost_usd": self.cost, "retries": list(reply.retries),
+                **({"queue_ms": self.queue_ms} if self.queue_ms else {})}
 
 
 async def gather_all(coros: list[Awaitable[Any]]) -> list[Any]:
@@ -215,8 +242,8 @@ class _Run:
     """One run in progress: the session, the seats, the evaluator and what is written down."""
 
     def __init__(self, session: GameSession, seats: list[Seat], cfg: RunConfig, evaluator: Evaluator,
-                 traj: Trajectory) -> None:
-        self.session, self.seats, self.cfg = session, seats, cfg
+                 traj: Trajectory, spend: Spend) -> None:
+        self.session, self.seats, self.cfg, self.spend = session, seats, cfg, spend
         self.evaluator, self.traj = evaluator, traj
         self.model = cfg.model
         self.tally = Tally()  # the run's totals over every role's proposals
@@ -261,12 +288,14 @@ class _Run:
                           self.notice)
         t0 = time.perf_counter()
         reply = await act_within(seat.agent, obs, self.model.step_timeout_s)
-        latency_s = time.perf_counter() - t0
+        queued = queued_s(seat.agent)
+        latency_s = max(0.0, time.perf_counter() - t0 - queued)  # the model's own time, not the queue's
         latency_ms = reply.latency_ms if reply.latency_ms is not None else int(round(latency_s * 1000))
         hit = reply.cache if reply.cache is not None and reply.cache.hit else None
         if hit is not None and self.cfg.realtime and hit.latency_ms is not None:
             latency_ms = hit.latency_ms  # --gw-rt: a hit thinks as long as its original did, the game moves as then
-        turn = Turn(reply, verdict_for(reply, seat.ctx), latency_s, latency_ms, cost_usd(self.model, reply.usage))
+        turn = Turn(reply, verdict_for(reply, seat.ctx), latency_s, latency_ms, cost_usd(self.model, reply.usage),
+                    queue_ms=int(round(queued * 1000)))
         if hit is not None and hit.usage is not None:
             turn.cached_cost = cost_usd(self.model, hit.usage)
         return turn
@@ -282,6 +311,7 @@ class _Run:
         for seat, turn in zip(self.seats, turns):
             seat.tally.count(turn.verdict, turn.reply, turn.latency_s, turn.cost, turn.cached_cost)
             self.tally.count(turn.verdict, turn.reply, 0.0, turn.cost, turn.cached_cost)
+            self.spend.total += turn.cost
         self.tally.latency_s += max(t.latency_s for t in turns)  # the roles wait side by side
         if cfg.realtime:
             await self.session.advance(max(t.latency_ms for t in turns))  # the game moves on while they think
@@ -317,8 +347,9 @@ async def _close_all(agents: list[Agent]) -> None:
 
 
 async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
-               cfg: RunConfig) -> tuple[RunRecord, dict[str, Any]]:
-    """Play one run to its end, one agent per role; its record (also appended to results.jsonl) and final state."""
+               cfg: RunConfig, spend: Spend | None = None) -> tuple[RunRecord, dict[str, Any]]:
+    """Play one run to its end, one agent per role; its record (also appended to results.jsonl) and final state.
+    ``spend`` follows the run's model spend as it plays."""
     task = cfg.task.model_copy(update={"max_steps": cfg.steps_budget})
     seats = []
     for name, agent in seat_agents(agents, cfg.game, cfg.model).items():
@@ -342,7 +373,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
                 "model": cfg.model.name, "seed": cfg.seed, "repeat": cfg.repeat,
                 "protocol": record.protocol, "obs": cfg.obs, "priced": record.priced,
                 "viewport": {"width": cfg.game.viewport.width, "height": cfg.game.viewport.height}, **who})
-    run = _Run(session, seats, cfg, Evaluator(task), traj)
+    run = _Run(session, seats, cfg, Evaluator(task), traj, spend if spend is not None else Spend())
     per_role = {s.name: s.tally for s in seats}
     started = time.perf_counter()
     end: dict[str, Any] = {"event": "end", "status": "error"}
@@ -389,4 +420,4 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
     return record, run.state
 
 
-__all__ = ["RunConfig", "play", "seat_agents", "verdict_for", "HarnessError"]
+__all__ = ["RunConfig", "Spend", "play", "seat_agents", "verdict_for", "HarnessError"]

@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from ..agents.base import Agent
-from ..play.runner import RunConfig, play
-from ..browser.sandbox import GameSession
-from ..report.run_viewer import write_viewer_quietly
-from .tracing import RunTrace
+from ..catalog.run_cases import Case
+from .run_engine import RunEngine, agents_overridden
 
 
-@pytest.mark.asyncio(loop_scope="session")
-async def test_gameworld(request: pytest.FixtureRequest, gw_game: GameSession, gw_agents: dict[str, Agent],
-                         gw_run_config: RunConfig, gw_trace: RunTrace) -> None:
-    """Play the run to its end; it passes when played and scored, solved or not.
+def test_gameworld(request: pytest.FixtureRequest, gw_case: Case, gw_engine: RunEngine) -> None:
+    """Play the run to its end (or wait for it: the engine may have started it ahead, --gw-concurrency); it
+    passes when played and scored, solved or not.
 
-    Whether it may start at all (cost limit, circuit breaker) is decided before its fixtures (hold_back.py).
+    Whether it may start at all (cost limit, circuit breaker) is decided before (hold_back.py).
     """
-    failed = True
-    try:
-        record, final_state = await play(gw_game, gw_agents, gw_run_config)
-        failed = False
-    finally:  # faulted runs get their viewer (and, under retain-on-failure, their trace) too
-        await gw_trace.stop(gw_game.context, failed)
-        await asyncio.to_thread(write_viewer_quietly, gw_run_config.run_dir)
-    request.node.user_properties.extend(record.properties())
-    expected = [s for s in (getattr(a, "final_state", None) for a in gw_agents.values()) if s is not None]
-    if expected and expected[0] != final_state:
+    # A conftest's own agent fixtures are set up by pytest now, at the item's turn.
+    agents = request.getfixturevalue("gw_agents") if agents_overridden(request.node) else None
+    outcome = gw_engine.outcome(request.node, agents)
+    if outcome.trace_problem:
+        request.node.user_properties.append(("trace_problem", outcome.trace_problem))
+    request.node.user_properties.extend(outcome.record.properties())
+    if outcome.expected_final is not None and outcome.expected_final != outcome.final_state:
         pytest.fail("replay diverged: the final state differs from the recorded one", pytrace=False)

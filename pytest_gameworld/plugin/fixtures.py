@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
@@ -13,7 +12,6 @@ import pytest_asyncio
 from ..agents import Agent, make_agent
 from ..catalog.run_cases import Case
 from ..catalog.contents import Catalog
-from ..catalog.specs import GameSpec
 from ..catalog.loader import load_catalog
 from ..play.runner import RunConfig, seat_agents
 from ..browser.game_origin import GameFiles
@@ -22,12 +20,11 @@ from ..browser.host import BrowserHost
 from ..browser.sandbox import GameSession
 from .options import Settings
 from .tracing import RunTrace
-from ..records.sessions import new_attempt_dir
-from ..records.reply_cache import CacheFolder, cache_folder
-from ..agents.providers.cache import ReplyCache
 from ..browser.remote_assets import AssetStore
-from ..records.comparability import run_facts
-from .stash import ASSETS, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, SESSION_DIR, SETTINGS
+from . import hold_back
+from .run_engine import RunEngine, chosen_concurrency, process_count
+from .run_setup import run_config
+from .stash import ASSETS, CASES, CATALOG, ENGINE, SESSION_DIR, SETTINGS
 
 
 @pytest.fixture(scope="session")
@@ -67,15 +64,6 @@ async def gw_browser(gw_settings: Settings) -> AsyncIterator[BrowserHost]:
         host = BrowserHost(playwright, gw_settings, os.environ.get("PYTEST_XDIST_WORKER"))
         yield host
         await host.close()
-
-
-@pytest.fixture(scope="session")
-def gw_reply_cache(gw_settings: Settings) -> ReplyCache | None:
-    """--gw-cache: the reply cache over <results>/.cache (one per process; runs and workers share the folder)."""
-    if gw_settings.cache == "off":
-        return None
-    folder = CacheFolder(cache_folder(gw_settings.results), int(gw_settings.cache_max_mb * 1e6))
-    return ReplyCache(folder, gw_settings.cache)
 
 
 @pytest.fixture
@@ -120,19 +108,21 @@ def gw_agents(gw_case: Case, gw_agent: Agent) -> dict[str, Agent]:
 
 
 @pytest.fixture
-def gw_run_config(pytestconfig: pytest.Config, gw_case: Case, gw_settings: Settings, gw_session_dir: Path,
-                  gw_catalog: Catalog, gw_reply_cache: ReplyCache | None) -> RunConfig:
-    keep_frames, compact_frames = gw_settings.frames_for(bool(gw_case.model.provider))
-    return RunConfig(
-        item_id=gw_case.node_id, game=gw_case.game, task=gw_case.task, model=gw_case.model,
-        seed=gw_case.seed(gw_settings.seed), repeat=gw_case.repeat,
-        run_dir=new_attempt_dir(gw_session_dir / "runs" / gw_case.run_path),
-        results_path=gw_session_dir / "results.jsonl", prompts_dir=gw_catalog.prompts_dir,
-        realtime=gw_settings.realtime, obs=gw_settings.obs, max_steps=gw_settings.max_steps or None,
-        keep_frames=keep_frames, compact_frames=compact_frames, frame_width=gw_settings.frame_width,
-        catalog_version=pytestconfig.stash.get(CATALOG_VERSION, ""),
-        catalog_source=gw_catalog.source, invocation=pytestconfig.stash.get(INVOCATION, ""),
-        photographed=gw_settings.tracing != "off",
-        cache=gw_reply_cache if gw_case.model.provider else None,
-        comparability=run_facts(pytestconfig.stash.get(COMPARABILITY, {}), gw_case.model.name),
-    )
+def gw_run_config(pytestconfig: pytest.Config, gw_case: Case) -> RunConfig:
+    """A run of the item's case in a new attempt folder (for a test of your own that plays with play())."""
+    return run_config(pytestconfig, gw_case)
+
+
+@pytest.fixture(scope="session")
+def gw_engine(request: pytest.FixtureRequest) -> Iterator[RunEngine]:
+    """This process's runs in flight (--gw-concurrency): benchmark items wait on it for their own run."""
+    config = request.config
+    limit = chosen_concurrency(config.stash[SETTINGS], config.stash.get(CASES, []), process_count(config))
+    engine = RunEngine(config, limit)
+    engine.hold = lambda case, in_flight: hold_back.decide(config, case, in_flight)
+    engine.attach(request.session)
+    config.stash[ENGINE] = engine
+    try:
+        yield engine
+    finally:
+        engine.close()

@@ -14,28 +14,42 @@ from ..records.jsonl import append_jsonl
 from ..records.run_record import read_results
 from ..records.run_record import RunRecord
 from .options import Settings
+from .run_engine import RunEngine
 from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, SESSION_DIR, SETTINGS
 
 NOT_PLAYED = "not played"  # the first words of a held-back item's failure
 
 
-def hold_reason(records: list[dict[str, Any]], model: str, settings: Settings, invocation: str) -> tuple[str, str] | None:
-    """(kind, why) when a run of ``model`` must not start now, else None (pure)."""
+def hold_reason(records: list[dict[str, Any]], model: str, settings: Settings, invocation: str,
+                in_flight: float = 0.0) -> tuple[str, str] | None:
+    """(kind, why) when a run of ``model`` must not start now, else None (pure). ``in_flight``: what the runs
+    still playing in this process have spent (their records are not written yet)."""
     if settings.max_cost > 0:
-        spent = sum(float(r.get("cost_usd") or 0.0) for r in records)
+        spent = sum(float(r.get("cost_usd") or 0.0) for r in records) + in_flight
         if spent >= settings.max_cost:
             return "max_cost", f"--gw-max-cost reached: ${spent:.4f} of ${settings.max_cost:.4f} spent"
     stopped = tripped(records, model, settings.max_consecutive_faults, invocation)
     return ("circuit_breaker", stopped) if stopped else None
 
 
-def check(item: pytest.Item, case: Case) -> None:
-    """Before the run's fixtures (no page is opened): hold it back with a record and a one-line failure."""
+def decide(config: pytest.Config, case: Case, in_flight: float) -> tuple[str, str] | None:
+    """Whether a run of ``case`` may start now, from the session's records and the spend in flight."""
+    results = config.stash[SESSION_DIR] / "results.jsonl"
+    return hold_reason(read_results(results).records, case.model.name, config.stash[SETTINGS],
+                       config.stash.get(INVOCATION, ""), in_flight)
+
+
+def check(item: pytest.Item, case: Case, engine: RunEngine | None) -> None:
+    """Before the run's fixtures (no page is opened): hold it back with a record and a one-line failure. A run
+    the engine started ahead was allowed then; one it held back is written down now."""
     config = item.config
     settings: Settings = config.stash[SETTINGS]
     results = config.stash[SESSION_DIR] / "results.jsonl"
     invocation = config.stash.get(INVOCATION, "")
-    why = hold_reason(read_results(results).records, case.model.name, settings, invocation)
+    if engine is not None and engine.started(item):
+        return
+    why = engine.held(item) if engine is not None else None
+    why = why or decide(config, case, engine.in_flight_spend() if engine is not None else 0.0)
     if why is None:
         return
     now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds")

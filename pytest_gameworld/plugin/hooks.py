@@ -18,9 +18,11 @@ from ..catalog.sampling import spread_sample
 from ..catalog.specs import GENRES, CatalogError
 from ..catalog.loader import load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
-    gw_agent, gw_agents, gw_assets, gw_browser, gw_case, gw_catalog, gw_files, gw_game, gw_reply_cache,
-    gw_run_config, gw_session_dir, gw_settings, gw_trace,
+    gw_agent, gw_agents, gw_assets, gw_browser, gw_case, gw_catalog, gw_engine, gw_files, gw_game, gw_run_config,
+    gw_session_dir, gw_settings, gw_trace,
 )
+from .run_engine import RUN_DIR, RunEngine, chosen_concurrency
+from .run_setup import case_of
 from .fault_report import fault_text, is_fault
 from ..report.gate import GateConfig
 from ..report.outcome import Outcome, build_gate
@@ -35,7 +37,7 @@ from ..records.redact import redact
 from ..records.shards import build_plan, plan_run
 from ..browser.remote_assets import AssetStore
 from .stash import (
-    ASSETS, CASES, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, NOTES, REPLAY, SCORED_BEFORE,
+    ASSETS, CASES, CATALOG, CATALOG_VERSION, COMPARABILITY, ENGINE, INVOCATION, NOTES, REPLAY, SCORED_BEFORE,
     SESSION_DIR, SETTINGS,
 )
 
@@ -211,18 +213,26 @@ class _Progress:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if session.items:  # under xdist the controller collects nothing; the workers tell (below)
-            self.state.total = sum(i.nodeid in self.cases for i in session.items)
+            self._expect([i.nodeid for i in session.items])
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        self.state.total = sum(i in self.cases for i in ids)
+        if self.state.total is None:  # every worker collects the same items
+            self._expect(ids)
+
+    def _expect(self, ids: list[str]) -> None:
+        ours = [i for i in ids if i in self.cases]
+        self.state.total = len(ours)
+        self.state.expect([self._flight(i) for i in ours])
+
+    def _flight(self, nodeid: str) -> live_progress.Flight:
+        case = self.cases[nodeid]
+        budget = self.config.stash[SETTINGS].max_steps or case.task.max_steps
+        return live_progress.start_flight(nodeid, budget, self.config.stash[SESSION_DIR] / "runs" / case.run_path)
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
-        case = self.cases.get(nodeid)
-        if case is not None:
-            budget = self.config.stash[SETTINGS].max_steps or case.task.max_steps
-            root = self.config.stash[SESSION_DIR] / "runs" / case.run_path
-            self.state.begin(live_progress.start_flight(nodeid, budget, root))
+        if nodeid in self.cases:
+            self.state.begin(self._flight(nodeid))
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
         if nodeid in self.cases:
@@ -253,6 +263,20 @@ class _XdistHooks:
         node.workerinput["gw_invocation"] = stash[INVOCATION]
         node.workerinput["gw_comparability"] = stash[COMPARABILITY]
         node.workerinput["gw_replay"] = sorted(stash[REPLAY]) if REPLAY in stash else None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
+        """With several runs in flight per worker, xdist's default `load` scheduling would send a worker its
+        next items only once it has almost none left (it counts the runs started ahead as still pending), so
+        its slots would stay empty: work stealing hands every worker its share at once instead, and the runs
+        a worker has started cannot be stolen (run_engine.guard_steals)."""
+        if getattr(config.option, "dist", "") != "load" or CASES not in config.stash:
+            return None
+        if chosen_concurrency(config.stash[SETTINGS], config.stash[CASES], 2) <= 1:
+            return None
+        from xdist.scheduler import WorkStealingScheduling
+
+        return WorkStealingScheduling(config, log)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
@@ -362,9 +386,7 @@ class _Planner:
             write_named_models(config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())
 
 
-def _case_of(item: pytest.Item) -> Any:
-    """The benchmark case an item plays, or None for any other test."""
-    return getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+_case_of = case_of
 
 
 def _sample_key(item: pytest.Item) -> tuple[str, int] | None:
@@ -402,7 +424,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     """A run the session holds back (cost limit, circuit breaker) fails here, before its fixtures open a page."""
     case = _case_of(item) if _is_run(item) else None
     if case is not None and SESSION_DIR in item.config.stash:
-        hold_back.check(item, case)
+        engine = item.config.stash.get(ENGINE, None)
+        hold_back.check(item, case, engine if isinstance(engine, RunEngine) else None)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -412,12 +435,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     redact_report(report)
     if not _is_run(item):
         return report
-    cfg = getattr(item, "funcargs", {}).get("gw_run_config")
-    run_dir = getattr(cfg, "run_dir", None)
-    if call.when == "setup" and run_dir is not None and SESSION_DIR in item.config.stash:
+    started = item.stash.get(RUN_DIR, None)  # the engine's run folder for this item, once its run started
+    run_dir = Path(started) if started else None
+    if call.when == "call" and run_dir is not None and SESSION_DIR in item.config.stash:
         prop = ("run_dir", os.path.relpath(run_dir, item.config.stash[SESSION_DIR]))
         item.user_properties.append(prop)
-        report.user_properties.append(prop)  # the setup report was made before; a setup fault's row needs it too
+        report.user_properties.append(prop)  # the call report was made before the run's properties
     if report.failed and call.excinfo is not None and is_fault(call.excinfo.value):
         report.longrepr = fault_text(call.excinfo.value, run_dir)
     return report

@@ -50,6 +50,9 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
                                     "(state, time, input, screenshot); a page that does not answer faults its run"),
     ("max-state-bytes", "int", 1_000_000, "largest game state (serialized JSON) a page may return; a larger one "
                                           "faults its run"),
+    ("concurrency", "str", "auto", "runs each process (each xdist worker) plays at the same time, each in its own "
+                                   "browser context: auto (1 when every model is built in, else up to 16 as memory "
+                                   "allows) or N"),
     ("limit", "int", 0, "play only the first N runs of the selection (smoke tests); the rest are deselected"),
     ("sample", "int", 0, "play a sample of N tasks of the selection spread over genres and levels, seeded by "
                          "--gw-seed (the same N for the same seed), each by every model spec; recorded in plan.json"),
@@ -165,6 +168,7 @@ class Settings:
     browser_endpoints: list[str] = field(default_factory=list)
     shard: tuple[int, int] | None = None
     assets: Path | None = None
+    concurrency: int = 0  # 0: auto (concurrency.py chooses from the models and the memory)
     limit: int = 0
     sample: int = 0
     cache: str = "off"
@@ -210,7 +214,7 @@ class Settings:
             max_consecutive_faults=int(raw["max-consecutive-faults"]),
             browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
             shard=parse_shard(raw["shard"] or ""), assets=Path(raw["assets"]) if raw["assets"] else None,
-            limit=int(raw["limit"]), sample=int(raw["sample"]),
+            concurrency=_concurrency(raw["concurrency"]), limit=int(raw["limit"]), sample=int(raw["sample"]),
             cache=_choice("cache", raw["cache"], CACHE_MODES, "off"), cache_max_mb=float(raw["cache-max-mb"]),
             progress=_progress_mode(raw["progress"]),
             progress_interval=float(raw["progress-interval"]),
@@ -250,6 +254,20 @@ def _positive(name: str, value: Any) -> float:
     if not float(value) > 0:
         raise ValueError(f"--gw-{name} must be greater than 0, got {float(value):g}")
     return float(value)
+
+
+def _concurrency(value: Any) -> int:
+    """--gw-concurrency: `auto` (0) or a whole number of at least 1."""
+    text = str(value or "auto").strip().lower()
+    if text == "auto":
+        return 0
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ValueError(f"--gw-concurrency (ini gw_concurrency): expected auto or a whole number >= 1, got {value!r}")
+    return n
 
 
 def _obs_mode(value: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from .options import Settings
+from .run_setup import case_of
 from .stash import CATALOG, SETTINGS
 
 
@@ -47,8 +48,7 @@ class _Collector:
         self.found.settings = config.stash.get(SETTINGS, None)
         self.found.catalog = config.stash.get(CATALOG, None)
         for item in session.items:
-            spec = getattr(item, "callspec", None)
-            case = spec.params.get("gw_case") if spec is not None else None
+            case = case_of(item)
             if case is None:
                 continue
             if item.get_closest_marker("skip") is not None:  # --gw-resume: scored in an earlier attempt

@@ -1,7 +1,8 @@
 """Live progress of a session, read from the step records the runs already write (no extra page calls).
 
 The controller learns which runs are in flight from pytest's logstart/logfinish hooks (xdist forwards
-them from the workers) and tails each such run's steps.jsonl; nothing is sent by the workers.
+them from the workers) and from the attempt folders runs started ahead create (--gw-concurrency: a worker plays
+several runs before pytest reports them); it tails each such run's steps.jsonl; nothing is sent by the workers.
 """
 
 from __future__ import annotations
@@ -136,13 +137,24 @@ class SessionProgress:
     cost: float = 0.0
     flights: dict[str, Flight] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    waiting: dict[str, Flight] = field(default_factory=dict)  # planned runs not seen starting yet
+    looked: float = 0.0
+
+    def expect(self, flights: list[Flight]) -> None:
+        """The session's runs, before any starts: a run is in flight as soon as a fresh attempt folder of it
+        appears, whether pytest has reached its item yet or not."""
+        with self.lock:
+            self.waiting.update({f.item: f for f in flights if f.item not in self.flights})
 
     def begin(self, flight: Flight) -> None:
         with self.lock:
-            self.flights[flight.item] = flight
+            self.waiting.pop(flight.item, None)
+            if flight.item not in self.flights:
+                self.flights[flight.item] = flight
 
     def end(self, item: str) -> None:
         with self.lock:
+            self.waiting.pop(item, None)
             flight = self.flights.pop(item, None)
             self.done += 1
             if flight is not None:
@@ -150,8 +162,14 @@ class SessionProgress:
                 self.tokens += flight.tokens
                 self.cost += flight.cost
 
-    def poll(self) -> None:
+    def poll(self, now: float | None = None) -> None:
         with self.lock:
+            now = time.monotonic() if now is None else now
+            if self.waiting and now - self.looked >= 1.0:  # a folder listing per waiting run, once a second
+                self.looked = now
+                for item, f in list(self.waiting.items()):
+                    if any(p.name not in f.finished_before for p in _attempts(f.root)):
+                        self.flights[item] = self.waiting.pop(item)
             for f in self.flights.values():
                 f.poll()
 

@@ -88,6 +88,21 @@ def test_session_line_counts_done_runs_tokens_spend_and_an_eta(tmp_path: Path):
     assert "ETA ?" in live_progress.SessionProgress(started=0.0).snapshot(5.0)[0]
 
 
+def test_a_run_started_ahead_is_in_flight_before_pytest_reaches_its_item(tmp_path: Path):
+    (tmp_path / "a" / "attempt-1").mkdir(parents=True)  # an earlier session's finished attempt
+    (tmp_path / "a" / "attempt-1" / "steps.jsonl").write_text(json.dumps({"event": "end"}) + "\n")
+    state = live_progress.SessionProgress(started=0.0, total=2)
+    state.expect([live_progress.start_flight(n, 10, tmp_path / n) for n in ("a", "b")])
+    state.poll(now=5.0)
+    assert state.snapshot(5.0)[1] == [], "nothing started yet: the old attempt is not this session's"
+    (tmp_path / "b" / "attempt-1").mkdir(parents=True)  # the worker started b's run (--gw-concurrency)
+    (tmp_path / "b" / "attempt-1" / "steps.jsonl").write_text(step(0, 0, 0, 0.0, (5, 5), 0.0))
+    state.poll(now=10.0)
+    assert [f.item for f in state.snapshot(10.0)[1]] == ["b"] and state.flights["b"].step == 1
+    state.end("b")
+    assert state.snapshot(11.0)[0].startswith("runs 1/2 done · 0 in flight")
+
+
 def test_plain_progress_lines_start_on_a_line_of_their_own():
     buf = io.StringIO()
     out = live_progress.LineOut(buf)

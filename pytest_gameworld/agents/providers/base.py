@@ -18,6 +18,7 @@ from .coords import Frame, Mode, smart_resize, to_viewport
 from .memory import Memory, Round, action_json
 from .prompt_layout import Layout, layout
 from .retry import Failure, call_with_retries
+from .throttle import EndpointThrottle, throttle_for
 from .tools import ToolDef, computer_use_tool, generalist_tools
 
 _POINTED = MOUSE_KINDS - {"drag"}
@@ -57,6 +58,12 @@ class ProviderAgent:
         self.client: Any = None
         self.pointer: tuple[int, int] | None = None  # where the last executed mouse action left the pointer
         self.layout = Layout(None, "")
+        self._queued: list[float] = []  # this step's waits for a connection slot or a shared back-off
+
+    @property
+    def queued_s(self) -> float:
+        """Seconds the current step has waited for the endpoint (not the model's time: play/runner.py)."""
+        return sum(self._queued)
 
     # ------------------------------------------------------------------ hooks
 
@@ -107,6 +114,7 @@ class ProviderAgent:
         self.client = self.make_client(self.conn)
 
     async def act(self, obs: Observation) -> AgentReply:
+        self._queued = []
         ctx = self._context()
         if obs.screenshot is None and obs.state_text is None:
             raise AgentError(f"{self.spec.name}: no screenshot in the observation")
@@ -177,7 +185,7 @@ class ProviderAgent:
                 lambda: self.send(request), self.classify_error, what=f"{self.spec.name} ({self.label})",
                 max_retries=self.spec.max_retries, timeout_s=self.spec.timeout_s,
                 backoff_s=float(self.spec.extra.get("retry_backoff_s", 1.0)), deadline_s=self.deadline_s,
-                failures=retries)
+                failures=retries, throttle=self._throttle(), queued=self._queued)
         except RecursionError:
             # The SDK's JSON decoder gave up on a reply nested too deep: the model's output, not the
             # endpoint's fault; one unreadable call (OOS) with the reason.
@@ -194,6 +202,11 @@ class ProviderAgent:
                 self.client = None
 
     # ---------------------------------------------------------------- helpers
+
+    def _throttle(self) -> EndpointThrottle:
+        """The endpoint's slots and back-off, shared by every run of this process that calls it."""
+        endpoint = (self.conn.base_url if self.conn else None) or f"{self.spec.provider}:default"
+        return throttle_for(endpoint, self.spec.max_connections)
 
     def _context(self) -> RunContext:
         if self.ctx is None:

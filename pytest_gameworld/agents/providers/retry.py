@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping
 
 from ..base import AgentError
+from .throttle import EndpointThrottle
 
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429}) | frozenset(range(500, 600))
 MAX_WAIT_S = 120.0  # a Retry-After longer than this is capped: a run should not stall for minutes
@@ -62,6 +63,8 @@ async def call_with_retries(
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
     failures: list[str] | None = None,
+    throttle: EndpointThrottle | None = None,
+    queued: list[float] | None = None,
 ) -> Any:
     """Await ``send()`` with a per-attempt timeout; retry transient failures; AgentError when out of tries.
 
@@ -70,17 +73,28 @@ async def call_with_retries(
     ``classify`` turns an exception into a Failure, or None for an unexpected exception
     (which propagates unchanged: it is a bug, not an endpoint problem). Each retried failure's message is
     appended to ``failures`` when given (the step record shows them).
+
+    With a ``throttle`` every attempt holds one of the endpoint's slots and waits out its shared back-off first;
+    those waits are appended to ``queued`` and are not counted against ``deadline_s``. A 429 or a Retry-After
+    backs off every run of the endpoint, not only this one.
     """
     attempts = max_retries + 1
     started = clock()
+    waits: list[float] = queued if queued is not None else []
 
     def left() -> float:
-        return math.inf if deadline_s is None else deadline_s - (clock() - started)
+        return math.inf if deadline_s is None else deadline_s - (clock() - started - sum(waits))
+
+    async def attempt_once() -> Any:
+        if throttle is None:
+            return await asyncio.wait_for(send(), timeout=min(timeout_s, left()))
+        async with throttle.slot(waits):
+            return await asyncio.wait_for(send(), timeout=min(timeout_s, left()))
 
     for attempt in range(attempts):
         limit = min(timeout_s, left())
         try:
-            return await asyncio.wait_for(send(), timeout=limit)
+            return await attempt_once()
         except asyncio.TimeoutError:
             failure = Failure(f"no answer within {limit:.3g} s", retryable=True)
         except asyncio.CancelledError:
@@ -97,6 +111,8 @@ async def call_with_retries(
             raise AgentError(f"{what} failed after {tries}: {failure.message}")
         wait = failure.retry_after if failure.retry_after is not None else backoff(attempt, backoff_s)
         wait = min(wait, MAX_WAIT_S)
+        if throttle is not None and (failure.status == 429 or failure.retry_after is not None):
+            throttle.back_off(wait)  # the endpoint said slow down: to every run of this process
         if wait >= left():
             raise AgentError(f"{what} failed after {tries} within the step limit of {deadline_s:g} s: "
                              f"{failure.message}")

@@ -1,0 +1,53 @@
+"""What a benchmark item plays: its case, and the one place a run's RunConfig is made."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ..catalog.run_cases import Case
+from ..records.comparability import run_facts
+from ..records.sessions import new_attempt_dir
+from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLY_CACHE, SESSION_DIR, SETTINGS
+from ..agents.providers.cache import ReplyCache
+from ..play.runner import RunConfig
+from ..records.reply_cache import CacheFolder, cache_folder
+
+
+def case_of(item: pytest.Item) -> Any:
+    """The benchmark case an item plays, or None for any other test."""
+    return getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+
+
+def reply_cache(config: pytest.Config) -> ReplyCache | None:
+    """--gw-cache: this process's reply cache over <results>/.cache (its runs and the xdist workers share the
+    folder, never an object); None when off."""
+    settings = config.stash[SETTINGS]
+    if settings.cache == "off":
+        return None
+    if REPLY_CACHE not in config.stash:
+        folder = CacheFolder(cache_folder(settings.results), int(settings.cache_max_mb * 1e6))
+        config.stash[REPLY_CACHE] = ReplyCache(folder, settings.cache)
+    cache = config.stash[REPLY_CACHE]
+    return cache if isinstance(cache, ReplyCache) else None
+
+
+def run_config(config: pytest.Config, case: Case) -> RunConfig:
+    """A run of ``case`` in this session, in a new attempt folder of its own."""
+    settings, catalog = config.stash[SETTINGS], config.stash[CATALOG]
+    session_dir = config.stash[SESSION_DIR]
+    keep_frames, compact_frames = settings.frames_for(bool(case.model.provider))
+    return RunConfig(
+        item_id=case.node_id, game=case.game, task=case.task, model=case.model,
+        seed=case.seed(settings.seed), repeat=case.repeat,
+        run_dir=new_attempt_dir(session_dir / "runs" / case.run_path),
+        results_path=session_dir / "results.jsonl", prompts_dir=catalog.prompts_dir,
+        realtime=settings.realtime, obs=settings.obs, max_steps=settings.max_steps or None,
+        keep_frames=keep_frames, compact_frames=compact_frames, frame_width=settings.frame_width,
+        catalog_version=config.stash.get(CATALOG_VERSION, ""),
+        catalog_source=catalog.source, invocation=config.stash.get(INVOCATION, ""),
+        photographed=settings.tracing != "off",
+        cache=reply_cache(config) if case.model.provider else None,
+        comparability=run_facts(config.stash.get(COMPARABILITY, {}), case.model.name),
+    )
