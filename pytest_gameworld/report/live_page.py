@@ -1,4 +1,4 @@
-"""The live view of `gameworld view --serve` (``/live/``): a session while it runs, read on every request from the
+"""The live view of `gameworld view --serve` (``/_live/``): a session while it runs, read on every request from the
 files its runs write and nothing else: plan.json (what it will play), results.jsonl (runs done, the table so
 far), each attempt's steps.jsonl (runs in flight: their last step) and the frames beside it.
 
@@ -192,8 +192,8 @@ def render_live(session: Path, root: Path, now: float | None = None) -> str:
 
 
 def render_sessions(results: Path, root: Path) -> str:
-    """``/live/``: the sessions that have a plan, newest first, each linking to its live page."""
-    items = "".join(f'<li><a href="/live/{_e(d.name)}/">{_e(d.name)}</a></li>' for d in live_sessions(results))
+    """``/_live/``: the sessions that have a plan, newest first, each linking to its live page."""
+    items = "".join(f'<li><a href="/_live/{_e(d.name)}/">{_e(d.name)}</a></li>' for d in live_sessions(results))
     return _page("live sessions", f"<h1>Sessions</h1><ul>{items or '<li class=dim>none yet</li>'}</ul>", refresh=True)
 
 

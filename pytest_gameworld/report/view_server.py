@@ -1,5 +1,5 @@
 """`gameworld view --serve`: the index and the sessions it links, served read-only on a loopback port, and under
-``/live/`` each session as it runs (report/live_page.py: built from its files on every request)."""
+``/_live/`` each session as it runs (report/live_page.py: built from its files on every request)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 (the base class's name)
         path = urllib.parse.urlsplit(self.path).path
-        if self.results is None or not (path == "/live" or path.startswith("/live/")):
+        if self.results is None or not (path == "/_live" or path.startswith("/_live/")):
             return super().do_GET()
         from .live_page import live_sessions, render_live, render_sessions
 
-        name = path[len("/live"):].strip("/")
+        name = path[len("/_live"):].strip("/")
         session = next((d for d in live_sessions(self.results) if d.name == name), None) if name else None
         if name and session is None:
             return self.send_error(404, f"no session {name!r} under {self.results}")
@@ -42,7 +42,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 def start(root: Path, port: int = 0, results: Path | None = None) -> http.server.ThreadingHTTPServer:
     """A server for the files under ``root`` on 127.0.0.1 (port 0: any free one), answering in a thread; with
-    ``results`` (a folder under ``root``), the live view of its sessions under /live/."""
+    ``results`` (a folder under ``root``), the live view of its sessions under /_live/."""
     cls = type("_Handler", (_Quiet,), {"results": results.resolve() if results else None})
     handler = functools.partial(cls, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
@@ -59,7 +59,7 @@ def serve(root: Path, page: Path, port: int = 0, seconds: float | None = None,
     url = f"http://127.0.0.1:{server.server_address[1]}"
     say(f"serving {root} on {url}/{rel} (Ctrl-C ends it)")
     if results is not None:
-        say(f"live view of running sessions: {url}/live/ (refreshed every few seconds)")
+        say(f"live view of running sessions: {url}/_live/ (refreshed every few seconds)")
     try:
         threading.Event().wait(seconds)
     except KeyboardInterrupt:

@@ -1,4 +1,4 @@
-"""The live view (`gameworld view --serve`, /live/): a real session against a slow `gameworld serve` is looked
+"""The live view (`gameworld view --serve`, /_live/): a real session against a slow `gameworld serve` is looked
 at in Chromium while it runs (its run in flight with its last frame) and again when it has ended (the table)."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ price_per_mtok: {{input: 1.0, output: 2.0}}
     (tmp_path / "out").mkdir()
     session = subprocess.Popen(
         [sys.executable, "-m", "pytest", "-p", "no:randomly", "--gw-model", "slow.yaml", "-k", "01_01",
-         "--gw-max-steps", str(STEPS), "--gw-results", "out", "--gw-session", "live", "--gw-progress", "off"],
+         "--gw-max-steps", str(STEPS), "--gw-results", "out", "--gw-session", "s1", "--gw-progress", "off"],
         cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     view = subprocess.Popen([sys.executable, "-m", "pytest_gameworld.cli", "view", "--serve", "--results", "out",
                              "--serve-for", "600"], cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, text=True)
@@ -68,10 +68,10 @@ price_per_mtok: {{input: 1.0, output: 2.0}}
     try:
         lines = [view.stdout.readline() for _ in range(3)]
         live = next(ln for ln in lines if ln.startswith("live view")).split(": ", 1)[1].split(" ")[0]
-        assert live.endswith("/live/"), lines
-        listed = _until("the session to appear on /live/", lambda: "live/live/" in _get(live) and _get(live))
-        assert 'href="/live/live/"' in listed
-        url = live + "live/"
+        assert live.endswith("/_live/"), lines
+        listed = _until("the session to appear on /_live/", lambda: _page_if(live, lambda h: "_live/s1/" in h))
+        assert 'href="/_live/s1/"' in listed
+        url = live + "s1/"
         # Mid-session: the run is in flight past its second step, with a frame written.
         mid = _until("the run to be in flight at step 2 or later",
                      lambda: _page_if(url, lambda h: re.search(rf"step [2-9]/{STEPS}", h) and "<img" in h))
