@@ -9,9 +9,14 @@ selection and seed give the same sample, and a larger N keeps the smaller one's 
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 SampleKey = tuple[str, int]  # task id, repeat
+
+
+def sample_key(case: Any) -> SampleKey:
+    """What the sample picks for a case: its task and repeat (every model spec plays the picked ones)."""
+    return case.task.id, case.repeat
 
 
 def spread_sample(cases: Sequence[Any], n: int, seed: int) -> set[SampleKey]:
@@ -19,7 +24,7 @@ def spread_sample(cases: Sequence[Any], n: int, seed: int) -> set[SampleKey]:
     ``.repeat``; all of them when the selection holds no more than ``n``."""
     units: dict[SampleKey, tuple[str, int]] = {}
     for c in cases:
-        units.setdefault((c.task.id, c.repeat), (c.game.genre, c.task.level))
+        units.setdefault(sample_key(c), (c.game.genre, c.task.level))
     if len(units) <= n:
         return set(units)
     rng = random.Random(f"gw-sample:{seed}")
@@ -45,6 +50,13 @@ def spread_sample(cases: Sequence[Any], n: int, seed: int) -> set[SampleKey]:
             turn[g] = levels[g].index(lv) + 1
             picked.append(tree[g][lv].pop(0))
     return set(picked)
+
+
+def outside_sample(items: Sequence[Any], case_of: Callable[[Any], Any], n: int, seed: int) -> list[Any]:
+    """The items whose case the sample leaves out (items that play no case are kept)."""
+    cases = [(item, case_of(item)) for item in items]
+    keep = spread_sample([c for _, c in cases if c is not None], n, seed)
+    return [item for item, c in cases if c is not None and sample_key(c) not in keep]
 
 
 def _shuffled(rng: random.Random, keys: Any) -> list[Any]:

@@ -14,7 +14,7 @@ from . import benchmark, hold_back, ini_guard, session_end, session_facts, signa
 from ..report import live_progress
 from ..agents.providers.cache import sampling_notices
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
-from ..catalog.sampling import spread_sample
+from ..catalog.sampling import outside_sample
 from ..catalog.specs import GENRES, CatalogError
 from ..catalog.loader import load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
@@ -289,11 +289,9 @@ class _XdistHooks:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    """An imported catalog's origin, the games it could not collect (one line per reason), and what did not
-    map in the model specs played."""
+    """--gw-cache's sampling notices; an imported catalog's origin, games it left out, unmapped spec fields."""
     catalog = config.stash.get(CATALOG, None)
-    notices = sampling_notices(config.stash[SETTINGS].cache, [c.model for c in config.stash.get(CASES, [])]) \
-        if SETTINGS in config.stash else []
+    notices = sampling_notices(config.stash[SETTINGS].cache, [c.model for c in config.stash.get(CASES, [])])
     if catalog is None or not catalog.source:
         return notices
     src = catalog.source
@@ -344,8 +342,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 class _Planner:
-    """After every other selection (-k, -m): --lf's replay, --gw-sample's spread, --gw-limit's first N runs, this
-    shard's part, plan.json."""
+    """After every other selection (-k, -m): --lf's replay, --gw-sample, --gw-limit's first N, this shard, plan.json."""
 
     def __init__(self, inert: bool, gate: GateConfig) -> None:
         self.inert, self.gate = inert, gate
@@ -356,8 +353,7 @@ class _Planner:
         if REPLAY in config.stash:
             _deselect(config, items, session_facts.select_replay(config, items, config.stash[REPLAY], _case_id))
         if settings.sample:
-            keep = spread_sample([c for c in map(_case_of, items) if c is not None], settings.sample, settings.seed)
-            _deselect(config, items, [i for i in items if _is_run(i) and _sample_key(i) not in keep])
+            _deselect(config, items, outside_sample(items, _case_of, settings.sample, settings.seed))
         if settings.limit:
             _deselect(config, items, [i for i in items if _is_run(i)][settings.limit:])
         protocol = "realtime" if settings.realtime else "paused"
@@ -387,11 +383,6 @@ class _Planner:
 
 
 _case_of = case_of
-
-
-def _sample_key(item: pytest.Item) -> tuple[str, int] | None:
-    case = _case_of(item)
-    return (case.task.id, case.repeat) if case is not None else None
 
 
 def _case_id(item: pytest.Item) -> str | None:
