@@ -27,7 +27,7 @@ def reply_cache(config: pytest.Config) -> ReplyCache | None:
     if settings.cache == "off":
         return None
     if REPLY_CACHE not in config.stash:
-        folder = CacheFolder(cache_folder(settings.results), int(settings.cache_max_mb * 1e6))
+        folder = CacheFolder(cache_folder(settings.results).resolve(), int(settings.cache_max_mb * 1e6))
         config.stash[REPLY_CACHE] = ReplyCache(folder, settings.cache)
     cache = config.stash[REPLY_CACHE]
     return cache if isinstance(cache, ReplyCache) else None
