@@ -23,7 +23,7 @@ def cache_main(argv: list[str]) -> int:
         else:
             p.add_argument("--model", default=None, help="only this model spec's replies (its name)")
     args = parser.parse_args(argv)
-    folder = CacheFolder(cache_folder(args.results), int(getattr(args, "max_mb", DEFAULT_MAX_MB) * 1e6))
+    folder = CacheFolder(cache_folder(args.results.resolve()), int(getattr(args, "max_mb", DEFAULT_MAX_MB) * 1e6))
     if args.what == "list":
         for line in listing(folder):
             print(line)
