@@ -1,4 +1,5 @@
-"""The `gameworld` command: play, human, report, view, merge, list, snapshot, calibrate, serve, validate, assets."""
+"""The `gameworld` command: play, plan, human, report, view, merge, list, snapshot, calibrate, serve, cache,
+validate, assets."""
 
 from __future__ import annotations
 
@@ -68,11 +69,9 @@ def _assets(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace, rest: list[str]) -> int:
     import pytest
 
-    # This module already imported the package, so pytest cannot rewrite its asserts; say nothing.
-    argv = ["--pyargs", "pytest_gameworld.plugin.benchmark", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
-    for m in args.model:
-        argv.append(f"--gw-model={m}")  # joined: a spaced YAML path would move pytest's rootdir
-    return int(pytest.main(argv + rest))
+    from .plugin.plan_session import benchmark_argv
+
+    return int(pytest.main(benchmark_argv(args.model, rest)))
 
 
 def level(text: str) -> int:
@@ -358,7 +357,7 @@ def _view(args: argparse.Namespace) -> int:
     if not args.serve:
         return 0
     root = Path(os.path.commonpath([args.results.resolve(), out.resolve()]))
-    return serve(root, page, args.port, args.serve_for)
+    return serve(root, page, args.port, args.serve_for, results=args.results)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -376,6 +375,11 @@ def _dispatch(argv: list[str]) -> int:
         from .endpoint.server import serve_main
 
         return serve_main(argv[1:])
+    if argv and argv[0] in ("cache", "plan"):
+        from .records.cache_command import cache_main
+        from .report.plan_command import plan_main
+
+        return (cache_main if argv[0] == "cache" else plan_main)(argv[1:])
     from .records.baselines import LADDER
 
     parser = argparse.ArgumentParser(prog="gameworld", description="The GameWorld benchmark for game agents.")
@@ -468,6 +472,9 @@ def _dispatch(argv: list[str]) -> int:
     ar.add_argument("--play-ms", type=int, default=3000, help="game time each page runs after init (default 3000)")
     ar.add_argument("--browser-path", default=None)
     sub.add_parser("serve", help="a loopback model endpoint for tests (see gameworld serve --help)")
+    sub.add_parser("cache", help="the reply cache of --gw-cache: list | clear (see gameworld cache --help)")
+    sub.add_parser("plan", help="the runs, step budgets, pictures and cost a `gameworld play` selection would have, "
+                                "without playing (see gameworld plan --help)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "play":
         return _play(args, rest)

@@ -11,6 +11,7 @@ from ..catalog.specs import GameSpec, ModelSpec, Role, TaskSpec
 if TYPE_CHECKING:
     from ..play.prompts import Prompt
     from ..browser.sandbox import GameSession
+    from .providers.cache import CacheNote, ReplyCache
 
 
 class AgentError(RuntimeError):
@@ -45,6 +46,7 @@ class RunContext:
     prompt: "Prompt"
     session: "GameSession"
     realtime: bool = False  # --gw-rt: the clock also advances by the agent's thinking time
+    cache: "ReplyCache | None" = None  # --gw-cache: provider replies looked up before they are asked for
 
 
 @dataclass
@@ -76,6 +78,7 @@ class AgentReply:
     action: Action | None = None
     validity: Validity | None = None
     latency_ms: int | None = None
+    cache: "CacheNote | None" = None  # --gw-cache: whether the reply came from the cache (its original's tokens)
 
 
 class Agent(Protocol):

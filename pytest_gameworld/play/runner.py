@@ -55,6 +55,7 @@ class RunConfig:
     invocation: str = ""  # the pytest invocation playing it (the circuit breaker's scope)
     comparability: dict[str, Any] = field(default_factory=dict)  # records/comparability.py session_facts
     photographed: bool = False  # the page is photographed outside the loop (a trace, a gallery shot): it keeps drawing
+    cache: Any = None  # --gw-cache: the ReplyCache provider agents look their replies up in (None: off)
 
     @property
     def steps_budget(self) -> int:
@@ -211,11 +212,14 @@ class Turn:
     latency_s: float
     latency_ms: int
     cost: float
+    cached_cost: float = 0.0  # a cache hit: what the original call cost (not spent by this one)
     queue_ms: int = 0  # waited for a connection slot or a shared back-off: not the model's latency
 
     def to_json(self) -> dict[str, Any]:
         reply = self.reply
-        return {"request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
+        cache = {} if reply.cache is None else {"cache": {**reply.cache.to_json(),
+                                                          **({"cost_usd": self.cached_cost} if reply.cache.hit else {})}}
+        return {**cache, "request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
                 "calls": [c.to_json() for c in reply.calls], "extra_calls": max(0, len(reply.calls) - 1),
                 "verdict": self.verdict.to_json(), "latency_ms": self.latency_ms, "usage": reply.usage.to_json(),
                 "cost_usd": self.cost, "retries": list(reply.retries),
@@ -299,8 +303,14 @@ class _Run:
         queued = queued_s(seat.agent)
         latency_s = max(0.0, time.perf_counter() - t0 - queued)  # the model's own time, not the queue's
         latency_ms = reply.latency_ms if reply.latency_ms is not None else int(round(latency_s * 1000))
-        return Turn(reply, verdict_for(reply, seat.ctx), latency_s, latency_ms, cost_usd(self.model, reply.usage),
-                    int(round(queued * 1000)))
+        hit = reply.cache if reply.cache is not None and reply.cache.hit else None
+        if hit is not None and self.cfg.realtime and hit.latency_ms is not None:
+            latency_ms = hit.latency_ms  # --gw-rt: a hit thinks as long as its original did, the game moves as then
+        turn = Turn(reply, verdict_for(reply, seat.ctx), latency_s, latency_ms, cost_usd(self.model, reply.usage),
+                    queue_ms=int(round(queued * 1000)))
+        if hit is not None and hit.usage is not None:
+            turn.cached_cost = cost_usd(self.model, hit.usage)
+        return turn
 
     async def step(self) -> StepEval:
         self.traj.raise_failed()
@@ -312,8 +322,8 @@ class _Run:
         # Every role answers the same observation at once; their actions share one time window.
         turns: list[Turn] = await gather_all([self.take_turn(seat, step) for seat in self.seats])
         for seat, turn in zip(self.seats, turns):
-            seat.tally.count(turn.verdict, turn.reply, turn.latency_s, turn.cost)
-            self.tally.count(turn.verdict, turn.reply, 0.0, turn.cost)
+            seat.tally.count(turn.verdict, turn.reply, turn.latency_s, turn.cost, turn.cached_cost)
+            self.tally.count(turn.verdict, turn.reply, 0.0, turn.cost, turn.cached_cost)
             self.spend.total += turn.cost
         self.tally.latency_s += max(t.latency_s for t in turns)  # the roles wait side by side
         if cfg.realtime:
@@ -359,7 +369,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         role = cfg.game.roles[name]
         prompt = render_prompt(cfg.prompts_dir, cfg.game, role, cfg.task, cfg.model, cfg.steps_budget, cfg.realtime)
         seats.append(Seat(name, agent, RunContext(cfg.game, task, name, role, cfg.model, cfg.seed, prompt,
-                                                  session, cfg.realtime)))
+                                                  session, cfg.realtime, cfg.cache)))
     record = RunRecord.begin(
         item=cfg.item_id, task=cfg.task, game=cfg.game, model=cfg.model, role="+".join(s.name for s in seats),
         seed=cfg.seed, repeat=cfg.repeat, protocol="realtime" if cfg.realtime else "paused",

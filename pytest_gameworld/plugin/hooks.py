@@ -12,7 +12,9 @@ import pytest
 
 from . import benchmark, crashes, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
 from ..report import live_progress
+from ..agents.providers.cache import sampling_notices
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
+from ..catalog.sampling import outside_sample
 from ..catalog.specs import GENRES, CatalogError
 from ..catalog.loader import load_catalog
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
@@ -294,15 +296,15 @@ class _XdistHooks:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    """An imported catalog's origin, the games it could not collect (one line per reason), and what did not
-    map in the model specs played."""
+    """--gw-cache's sampling notices; an imported catalog's origin, games it left out, unmapped spec fields."""
     catalog = config.stash.get(CATALOG, None)
+    notices = sampling_notices(config.stash[SETTINGS].cache, [c.model for c in config.stash.get(CASES, [])])
     if catalog is None or not catalog.source:
-        return []
+        return notices
     src = catalog.source
     head = f"gameworld: {src['format']} catalog {src['path']}" + (f" at commit {src['commit']}" if src.get("commit") else "")
     played = {f"model {c.model.name}:" for c in config.stash.get(CASES, [])}
-    return [head, *catalog.left_out, *(w for w in catalog.warnings if w.startswith(tuple(played)))]
+    return [*notices, head, *catalog.left_out, *(w for w in catalog.warnings if w.startswith(tuple(played)))]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -347,7 +349,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 class _Planner:
-    """After every other selection (-k, -m): --lf's replay, --gw-limit's first N runs, this shard's part, plan.json."""
+    """After every other selection (-k, -m): --lf's replay, --gw-sample, --gw-limit's first N, this shard, plan.json."""
 
     def __init__(self, inert: bool, gate: GateConfig) -> None:
         self.inert, self.gate = inert, gate
@@ -357,6 +359,8 @@ class _Planner:
         settings = config.stash[SETTINGS]
         if REPLAY in config.stash:
             _deselect(config, items, session_facts.select_replay(config, items, config.stash[REPLAY], _case_id))
+        if settings.sample:
+            _deselect(config, items, outside_sample(items, _case_of, settings.sample, settings.seed))
         if settings.limit:
             _deselect(config, items, [i for i in items if _is_run(i)][settings.limit:])
         protocol = "realtime" if settings.realtime else "paused"
@@ -372,6 +376,7 @@ class _Planner:
                 startup_checks.refuse_empty_selection(config)
             return
         options = {"seed": settings.seed, "protocol": protocol, "obs": settings.obs, "max_steps": settings.max_steps,
+                   **({"sample": settings.sample} if settings.sample else {}),
                    "catalog_version": config.stash.get(CATALOG_VERSION, ""),
                    "comparability": config.stash.get(COMPARABILITY, {}),
                    "baselines": str(settings.baselines.resolve()) if settings.baselines else None}

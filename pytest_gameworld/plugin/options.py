@@ -64,6 +64,8 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
                                    "allows) or N"),
     ("limit", "int", 0, "play only the first N runs of the selection, after -k/-m (smoke tests); the rest are "
                         "deselected"),
+    ("sample", "int", 0, "play a sample of N tasks of the selection spread over genres and levels, seeded by "
+                         "--gw-seed (the same N for the same seed), each by every model spec; recorded in plan.json"),
     ("progress", "str", "auto", "live progress: auto (live on a terminal, plain periodic lines otherwise, "
                                 "none with -q), live, plain or off"),
     ("progress-interval", "float", 10.0, "seconds between plain progress lines (when output is not a terminal)"),
@@ -77,13 +79,17 @@ OPTIONS: list[tuple[str, str, Any, str]] = [
                            "`gameworld assets record`) or HAR file; without it such requests are refused and named"),
     ("tracing", "str", "off", "a Playwright trace of each run (screenshots, DOM snapshots, console) in its "
                               "folder: off, on, or retain-on-failure (kept only for runs that faulted)"),
+    ("cache", "str", "off", "provider replies from a cache folder beside the results (<results>/.cache): off, on "
+                            "(look up, store new replies) or read-only (look up only); a hit spends no tokens"),
+    ("cache-max-mb", "float", 500.0, "the cache folder's size bound in MB: past it the least recently used "
+                                     "replies are removed"),
     ("shard", "str", "", "play only shard K of N (e.g. 2/4): a deterministic, balanced part of the selected "
                          "runs; combine the shards' sessions with `gameworld merge`"),
 ]
 # The least value of each numeric option; below it is a usage error, never silently clamped.
 MINIMA: dict[str, float] = {
     "repeat": 1, "max-steps": 0, "max-cost": 0, "max-drop": 0, "gate-allow-missing": 0, "step-timeout": 0,
-    "limit": 0, "progress-interval": 0.5, "max-consecutive-faults": 0, "frame-width": 0,
+    "limit": 0, "sample": 0, "cache-max-mb": 1, "progress-interval": 0.5, "max-consecutive-faults": 0, "frame-width": 0,
 }
 # The greatest value of a numeric option: beyond it a session would only be collecting for minutes (100000
 # repeats of 170 tasks is 17 million items), so it is a usage error before collection.
@@ -187,6 +193,9 @@ class Settings:
     assets: Path | None = None
     concurrency: int = 0  # 0: auto (concurrency.py chooses from the models and the memory)
     limit: int = 0
+    sample: int = 0
+    cache: str = "off"
+    cache_max_mb: float = 500.0
     progress: str = "auto"
     progress_interval: float = 10.0
     baselines: Path | None = None
@@ -228,7 +237,9 @@ class Settings:
             max_consecutive_faults=int(raw["max-consecutive-faults"]),
             browser_endpoints=[e for v in raw["browser-endpoint"] for e in v.split(",") if e.strip()],
             shard=parse_shard(raw["shard"] or ""), assets=Path(raw["assets"]) if raw["assets"] else None,
-            concurrency=_concurrency(raw["concurrency"]), limit=int(raw["limit"]), progress=_progress_mode(raw["progress"]),
+            concurrency=_concurrency(raw["concurrency"]), limit=int(raw["limit"]), sample=int(raw["sample"]),
+            cache=_choice("cache", raw["cache"], CACHE_MODES, "off"), cache_max_mb=float(raw["cache-max-mb"]),
+            progress=_progress_mode(raw["progress"]),
             progress_interval=float(raw["progress-interval"]),
             baselines=Path(raw["baselines"]) if raw["baselines"] else None,
         )
@@ -260,6 +271,7 @@ METAVARS: dict[str, str] = {
     "tracing": "|".join(TRACING_MODES), "shard": "K/N", "concurrency": "auto|N",
 }
 KIND_METAVARS = {"int": "N", "float": "NUMBER", "path": "PATH", "str": "VALUE", "list": "VALUE", "optional": "VALUE"}
+CACHE_MODES = ("off", "on", "read-only")
 
 
 def _choice(name: str, value: Any, allowed: tuple[str, ...], default: str) -> str:

@@ -9,13 +9,28 @@ import pytest
 from ..catalog.run_cases import Case
 from ..records.comparability import run_facts
 from ..records.sessions import new_attempt_dir
-from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, SESSION_DIR, SETTINGS
+from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLY_CACHE, SESSION_DIR, SETTINGS
+from ..agents.providers.cache import ReplyCache
 from ..play.runner import RunConfig
+from ..records.reply_cache import CacheFolder, cache_folder
 
 
 def case_of(item: pytest.Item) -> Any:
     """The benchmark case an item plays, or None for any other test."""
     return getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+
+
+def reply_cache(config: pytest.Config) -> ReplyCache | None:
+    """--gw-cache: this process's reply cache over <results>/.cache (its runs and the xdist workers share the
+    folder, never an object); None when off."""
+    settings = config.stash[SETTINGS]
+    if settings.cache == "off":
+        return None
+    if REPLY_CACHE not in config.stash:
+        folder = CacheFolder(cache_folder(settings.results).resolve(), int(settings.cache_max_mb * 1e6))
+        config.stash[REPLY_CACHE] = ReplyCache(folder, settings.cache)
+    cache = config.stash[REPLY_CACHE]
+    return cache if isinstance(cache, ReplyCache) else None
 
 
 def run_config(config: pytest.Config, case: Case) -> RunConfig:
@@ -33,5 +48,6 @@ def run_config(config: pytest.Config, case: Case) -> RunConfig:
         catalog_version=config.stash.get(CATALOG_VERSION, ""),
         catalog_source=catalog.source, invocation=config.stash.get(INVOCATION, ""),
         photographed=settings.tracing != "off",
+        cache=reply_cache(config) if case.model.provider else None,
         comparability=run_facts(config.stash.get(COMPARABILITY, {}), case.model.name),
     )

@@ -90,6 +90,8 @@ def summary(tr: Any, config: pytest.Config, gate: GateConfig, out: Outcome, page
         for line in format_table(out.summaries):
             tr.write_line(line)
         for s in out.summaries.values():
+            if s.cache_line():
+                tr.write_line(s.cache_line())
             spread = s.repeat_spread
             if spread:
                 tr.write_line(f"{s.model}: over {len(s.repeats)} repeats SR {spread[0]:.1f}±{spread[1]:.1f} "

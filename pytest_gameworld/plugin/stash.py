@@ -24,3 +24,4 @@ COMPARABILITY = pytest.StashKey[dict]()  # records/comparability.py session_fact
 NOTES = pytest.StashKey[list[str]]()  # lines for the summary about the session's files (a damaged plan set aside)
 REPLAY = pytest.StashKey[set]()
 ENGINE = pytest.StashKey[object]()  # plugin/run_engine.py RunEngine, once the first benchmark item set it up  # --lf on a session with a plan: the planned runs (item ids) not scored yet
+REPLY_CACHE = pytest.StashKey[object]()  # --gw-cache: this process's ReplyCache (agents/providers/cache.py)

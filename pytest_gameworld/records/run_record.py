@@ -98,6 +98,11 @@ class RunRecord:
     tokens_cached: Count = 0
     cost_usd: Amount = 0.0
     priced: bool = True  # False: the model's price is unknown, so cost_usd is no cost (tables show n/a)
+    # --gw-cache: steps answered from the cache, and what their original calls spent (not in tokens_*/cost_usd).
+    cache_hits: Count = 0
+    cache_tokens_in: Count = 0
+    cache_tokens_out: Count = 0
+    cache_cost_usd: Amount = 0.0
     stop_reason: str | None = None
     error: str | None = None
     finished_at: str | None = None
@@ -138,6 +143,9 @@ class RunRecord:
         self.tokens_in, self.tokens_out = tally.usage.input_tokens, tally.usage.output_tokens
         self.tokens_cached = tally.usage.cached_tokens
         self.cost_usd = round(tally.cost, 6)
+        self.cache_hits = tally.cache_hits
+        self.cache_tokens_in, self.cache_tokens_out = tally.cache_usage.input_tokens, tally.cache_usage.output_tokens
+        self.cache_cost_usd = round(tally.cache_cost, 6)
         self.finished_at = now
 
     def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "Tally", elapsed_s: float,

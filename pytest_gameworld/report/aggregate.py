@@ -51,6 +51,19 @@ class ModelSummary:
     cost: float = 0.0
     priced: bool = True  # every run's model had a known price; else cost shows n/a
     missing: list[str] = field(default_factory=list)
+    # --gw-cache: steps answered from the cache and what their original calls spent (not spent again).
+    cache_hits: int = 0
+    cache_tokens: int = 0
+    cache_cost: float = 0.0
+
+    def cache_line(self) -> str | None:
+        """The cache's part in one line (None without hits): the original's tokens and $, apart from spent ones."""
+        if not self.cache_hits:
+            return None
+        cost = f"${self.cache_cost:.4f}" if self.priced else "$ n/a"
+        return (f"{self.model}: {self.cache_hits} step(s) answered from the reply cache: {self.cache_tokens:,} "
+                f"tokens and {cost} as first spent, not spent again (spent this time: "
+                f"{self.tokens_in + self.tokens_out:,} tokens" + (f", ${self.cost:.4f})" if self.priced else ")"))
 
     @property
     def iar(self) -> tuple[float, float, float]:
@@ -102,6 +115,9 @@ def summarize(view: RunView) -> dict[str, ModelSummary]:
         s.tokens_out += int(rec.get("tokens_out", 0))
         s.cost += float(rec.get("cost_usd", 0.0))
         s.priced = s.priced and bool(rec.get("priced", True))
+        s.cache_hits += int(rec.get("cache_hits", 0))
+        s.cache_tokens += int(rec.get("cache_tokens_in", 0)) + int(rec.get("cache_tokens_out", 0))
+        s.cache_cost += float(rec.get("cache_cost_usd", 0.0))
     return out
 
 

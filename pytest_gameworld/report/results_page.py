@@ -158,6 +158,9 @@ def _models(data: PageData) -> str:
         elo_cell = f"{data.elo[name]:.0f}" if name in data.elo else '<span class="dim">–</span>'
         missing = f' <span class="bad">+{len(s.missing)} missing</span>' if s.missing else ""
         cost = f"{s.cost:.4f}" if s.priced else '<span class="dim" title="the model\'s price is unknown">n/a</span>'
+        if s.cache_hits:  # the original calls' figures, apart from what this session spent
+            cost += (f'<br><span class="dim" title="{_e(s.cache_line() or "")}">cache: {s.cache_hits} hits, '
+                     f'{s.cache_tokens:,} tok, {f"${s.cache_cost:.4f}" if s.priced else "$ n/a"} not spent</span>')
         measured = (f"<td>{iar:.1f} <span class=\"dim\">({ntc:.1f} / {oos:.1f})</span></td>"
                     f"<td>{s.sec / per_step:.3f}</td><td>{s.tokens_in:,} / {s.tokens_out:,}</td><td>{cost}</td>")
         if not s.overall.runs:  # every run faulted or was held back: nothing was measured

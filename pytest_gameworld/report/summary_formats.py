@@ -27,6 +27,8 @@ def summary_json(s: ModelSummary) -> dict[str, Any]:
                    for n, c in sorted(s.levels.items())},
         "iar": round(iar, 2), "iar_ntc": round(ntc, 2), "iar_oos": round(oos, 2),
         "steps": s.steps, "tokens_in": s.tokens_in, "tokens_out": s.tokens_out, "cost_usd": round(s.cost, 6) if s.priced else None,
+        "cache": {"hits": s.cache_hits, "tokens": s.cache_tokens,
+                  "cost_usd": round(s.cache_cost, 6) if s.priced else None},
     }
 
 

@@ -22,7 +22,7 @@ PURE = (
     "agents.providers.memory", "agents.providers.tools", "agents.providers.qwen_format",
     "agents.providers.uitars_format", "agents.providers.prompt_layout",
     "records.run_record", "records.jsonl", "records.shards", "records.circuit_breaker", "records.baselines",
-    "records.comparability",
+    "records.comparability", "records.reply_cache", "catalog.sampling", "report.cost_plan",
     "report.aggregate", "report.charts", "report.discrimination", "report.gate", "report.standings", "report.summary_formats", "report.transcript",
 )
 # Top-level names that must not be imported, and package prefixes that must not be either.

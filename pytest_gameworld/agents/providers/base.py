@@ -11,6 +11,7 @@ from ...records.jsonl import jsonable
 from ...catalog.specs import ModelSpec
 from ...play.semantic import classify
 from ..base import AgentError, AgentReply, Observation, RunContext, Usage
+from .cache import CacheNote, through_cache
 from .connection import Connection, resolve
 from .content import ContentFormat, Image, Part, blocks, encode_screenshot, scrub, sent_as_taken
 from .coords import Frame, Mode, smart_resize, to_viewport
@@ -38,6 +39,7 @@ class Parsed:
     memory_reasoning: str | None = None
     # The API's id of the first call, which the original's history repeats (Chat Completions tool calls only).
     memory_call_id: str | None = None
+    cache: CacheNote | None = None  # --gw-cache: whether it came from the cache (then it spent no tokens)
 
 
 class ProviderAgent:
@@ -128,7 +130,7 @@ class ProviderAgent:
             shown.append(obs.state_text)
         request = self.build_request([*self.memory.parts(), *shown], image, frame)
         retries: list[str] = []
-        parsed = await self._exchange(request, frame, retries)
+        parsed = await through_cache(self, request, frame, retries)  # --gw-cache: a stored reply, or _exchange's
         calls, _ = self.interpret(parsed, frame)
         first = calls[0] if calls else None
         said = "\n".join(p for p in shown if isinstance(p, str))
@@ -137,7 +139,7 @@ class ProviderAgent:
         record = {"api": self.label, "base_url": self.conn.base_url if self.conn else None,
                   **scrub(request, sent_images, sent_steps)}
         return AgentReply(calls=calls, text=parsed.text, reasoning=parsed.reasoning, raw=_jsonable(parsed.raw),
-                          request=record, usage=parsed.usage, retries=retries)
+                          request=record, usage=parsed.usage, retries=retries, cache=parsed.cache)
 
     async def picture_to_send(self, shot: bytes) -> Image:
         """The step's picture in the spec's format and width: as taken when it already is (the usual case: no
