@@ -93,7 +93,6 @@ class TaskRun:
         self.shot: bytes | None = None
         self.steps = 0
         self.seed: int | None = None
-        self.resets = 0  # the environment's resets (runs started)
         self.ended = False
 
     @property
@@ -106,7 +105,6 @@ class TaskRun:
         await self.close()
         self.seed, self.steps, self.ended = seed, 0, False
         self.evaluator = Evaluator(self.task)
-        self.resets += 1
         self.session = await self.host.open(self.files, self.game, seed, self.task.url_suffix, self.assets)
         try:
             if self.picture_format is None and not self.catalog.source:
@@ -193,7 +191,6 @@ class TaskRun:
             "score_delta": ev.score - score_before if score_before is not None else 0.0,
             "progress": ev.progress, "success": ev.success, "episode": self.evaluator.episodes,
             "episode_reset": ev.reset, "stop": ev.stop, "step": self.steps, "seed": self.seed,
-            "env_episode": self.resets,
         }
         if verdicts is not None:
             judged = {name: v.to_json() for name, v in verdicts.items()}

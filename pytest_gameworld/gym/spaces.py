@@ -91,14 +91,14 @@ def cua_space(role: Role, game: GameSpec) -> spaces.Dict:
     """A low-level action: its kind, keys pressed together, a point and a second point (a drag's end, a look's
     target), scroll pixels, a hold in ms (0: the role's default), typed text and a mouse button."""
     vp = game.viewport
-    corner = np.array([vp.width - 1, vp.height - 1], dtype=np.int64)
+    # Pixels and milliseconds are whole numbers: discrete spaces (no float Box to round, nothing to normalize).
     return spaces.Dict({
         "kind": spaces.Discrete(len(CUA_KINDS)),
         "keys": spaces.MultiBinary(len(key_names(role))),
-        "point": spaces.Box(0, corner, shape=(2,), dtype=np.int64),
-        "to_point": spaces.Box(0, corner, shape=(2,), dtype=np.int64),
-        "scroll": spaces.Box(-MAX_SCROLL, MAX_SCROLL, shape=(2,), dtype=np.int64),
-        "duration_ms": spaces.Box(0, MAX_ACTION_MS, shape=(), dtype=np.int64),
+        "point": spaces.MultiDiscrete([vp.width, vp.height]),
+        "to_point": spaces.MultiDiscrete([vp.width, vp.height]),
+        "scroll": spaces.MultiDiscrete([2 * MAX_SCROLL + 1] * 2, start=[-MAX_SCROLL, -MAX_SCROLL]),
+        "duration_ms": spaces.Discrete(MAX_ACTION_MS + 1),
         "text": spaces.Text(MAX_TYPED, min_length=0, charset=TYPED_CHARSET),
         "button": spaces.Discrete(len(MOUSE_BUTTONS)),
     })
