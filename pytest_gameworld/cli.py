@@ -71,7 +71,7 @@ def _play(args: argparse.Namespace, rest: list[str]) -> int:
     # This module already imported the package, so pytest cannot rewrite its asserts; say nothing.
     argv = ["--pyargs", "pytest_gameworld.plugin.benchmark", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
     for m in args.model:
-        argv += ["--gw-model", m]
+        argv.append(f"--gw-model={m}")  # joined: a spaced YAML path would move pytest's rootdir
     return int(pytest.main(argv + rest))
 
 
@@ -120,15 +120,15 @@ def _separation_lines(name: str, records: list[dict], found: "Baselines | None")
 def _report(args: argparse.Namespace) -> int:
     """Each session's table (or md/json/csv), its missing runs, and the gate's verdict when asked for."""
     from .report import summary_formats
-    from .report.gate import format_comparison
+    from .report.gate import comparison_rows, format_comparison
     from .report.aggregate import format_table, is_human
-    from .report.outcome import build_gate, outcome
+    from .report.outcome import build_gate, session_outcome
     from .report.results_page import published_human_lines, session_baselines
-    from .records.sessions import load_results, read_plan, session_folder
+    from .records.sessions import read_session_files, session_folder
 
     try:
         gate = build_gate(args.gate, args.baseline, args.max_drop, args.max_drop_strict, args.allow_missing)
-        sessions = [(Path(p), load_results(Path(p))) for p in args.sessions]
+        sessions = [(Path(p), read_session_files(Path(p))) for p in args.sessions]
     except ValueError as exc:
         print(f"gameworld report: {exc}", file=sys.stderr)
         return 2
@@ -136,11 +136,16 @@ def _report(args: argparse.Namespace) -> int:
     status, humans, standard = 0, False, True
     table: dict = {}
     out_json, out_csv, text = [], [], []
-    for path, lines in sessions:
-        name = path.resolve().name
-        res = outcome(lines.records, [], gate, read_plan(session_folder(path)), damaged=lines.damaged)
+    md = args.format == "md"
+
+    def note(*lines: str) -> None:  # --format md prints Markdown only: its notes are a list
+        text.extend(summary_formats.markdown_notes(list(lines)) if md else lines)
+
+    for path, files in sessions:
+        name, lines = path.resolve().name, files.lines
+        res = session_outcome(files, [], gate)
         if res.deviations:
-            text.append(f"{name}: non-standard session: {'; '.join(res.deviations)}")
+            note(f"{name}: non-standard session: {'; '.join(res.deviations)}")
         humans = humans or any(is_human(k) for k in res.summaries)
         standard = standard and not res.deviations
         if res.problem:
@@ -152,15 +157,29 @@ def _report(args: argparse.Namespace) -> int:
                          res.summaries.values()], "missing": res.missing, "not_played": res.not_played,
                          "deviations": res.deviations, "problem": res.problem,
                          "gate": res.verdict.to_json(gate) if res.verdict else None})
-        text += [f"{name}: missing runs (not scored): {len(res.missing)}", *res.not_played_lines(),
-                 *(f"  {m}" for m in res.missing)] if res.missing else []
-        text += [f"{name}: damaged line skipped: {note}" for note in res.damaged]
-        text += _separation_lines(name, lines.records, session_baselines(read_plan(session_folder(path)), args.catalog,
-                                                                      args.baselines))
+        if res.missing:
+            note(f"{name}: missing runs (not scored): {len(res.missing)}", *res.not_played_lines(),
+                 *(f"  {m}" for m in res.missing))
+        note(*(f"{name}: damaged line skipped: {why}" for why in res.damaged))
+        if res.plan_damage:
+            note(f"{name}: damaged plan: {res.plan_damage} (the runs it planned but no record names cannot be "
+                 "counted; --gw-resume sets it aside and plans again)")
+        separation = _separation_lines(name, lines.records, session_baselines(files.plan, args.catalog,
+                                                                              args.baselines))
+        if md:  # how well the catalog's tasks separate skill is a diagnostic, not part of a Markdown report
+            for line in separation:
+                print(line, file=sys.stderr)
+        else:
+            text += separation
         if res.verdict is not None:
-            if res.verdict.comparison is not None:
-                text += format_comparison(res.verdict.comparison, gate.baseline_source)
-            text += res.verdict.notes + [(f"{name}: " if several else "") + res.verdict.line()]
+            cmp = res.verdict.comparison
+            if cmp is not None and md:
+                note(f"baseline {gate.baseline_source}: {cmp.shared} shared run(s)")
+                text += ["", *summary_formats.markdown_table(comparison_rows(cmp)), ""]
+                note(*cmp.notes)
+            elif cmp is not None:
+                text += format_comparison(cmp, gate.baseline_source)
+            note(*res.verdict.notes, (f"{name}: " if several else "") + res.verdict.line())
             status = status or (0 if res.verdict.ok else 1)
     if args.html:
         from .report.results_page import write_results_page
@@ -173,12 +192,13 @@ def _report(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         print(summary_formats.to_csv(out_csv), end="")
     else:
-        print("\n".join((summary_formats.markdown if args.format == "md" else format_table)(table) if table else []))
+        print("\n".join((summary_formats.markdown if md else format_table)(table) if table else []))
         if humans:  # measured humans beside the paper's published ones (only a standard session compares)
-            print("\n".join(published_human_lines() if standard else
-                            ["published human figures not shown: the session does not follow their protocol"]))
+            published = published_human_lines() if standard else [
+                "published human figures not shown: the session does not follow their protocol"]
+            print("\n".join(([""] + summary_formats.markdown_notes(published)) if md else published))
         if text:
-            print("\n".join(text))
+            print("\n".join(([""] if md else []) + text))
     return status
 
 

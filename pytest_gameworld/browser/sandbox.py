@@ -409,7 +409,7 @@ class GameSession:
         await self.execute_together([action])
 
     async def execute_together(self, actions: Sequence[Action]) -> None:
-        """Run several roles' actions in one time window (games.md 1.10).
+        """Run several roles' actions in one time window (docs/games.md 1.10).
 
         Every action starts at the same virtual instant (in the order given); the clock then runs to
         each action's end in turn, shortest first, where that action ends (its keys come up). The

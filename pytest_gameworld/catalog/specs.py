@@ -20,7 +20,7 @@ MAX_DURATION_MS = 5000
 # paper's text (case-insensitive, alias-aware ids, wider verb vocabularies). docs/models.md lists both.
 Parsing = Literal["original", "paper"]
 # What an agent observes each step (--gw-obs): the screenshot (the paper's protocol), the game's observable
-# state as text instead, or both. docs/observation.md.
+# state as text instead, or both. docs/observation-and-humans.md.
 OBS_MODES = ("screenshot", "state", "both")
 STANDARD_OBS = "screenshot"
 _STATE_PATH = r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$"

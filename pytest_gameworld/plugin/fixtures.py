@@ -17,82 +17,15 @@ from ..catalog.specs import GameSpec
 from ..catalog.loader import load_catalog
 from ..play.runner import RunConfig, seat_agents
 from ..browser.game_origin import GameFiles
-from ..browser.remote import BrowserUnreachable, connect_browser, pick_endpoint
-from ..browser.seal_proxy import reaches_harness
-from ..browser.processes import LAUNCHED, browser_groups, kill_groups, launched
-from ..browser.faults import BrowserGone, HarnessError
-from ..browser.launch import find_browser, launch_browser
-from ..browser.sandbox import GameSession, PageLimits
+from ..browser.remote import BrowserUnreachable
+from ..browser.host import BrowserHost
+from ..browser.sandbox import GameSession
 from .options import Settings
 from .tracing import RunTrace
 from ..records.sessions import new_attempt_dir
 from ..browser.remote_assets import AssetStore
 from ..records.comparability import run_facts
 from .stash import ASSETS, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, SESSION_DIR, SETTINGS
-
-
-class BrowserHost:
-    """One browser per worker, launched here or on a browser server; renewed after a crash so the session goes on."""
-
-    def __init__(self, playwright: Any, settings: Settings, worker_id: str | None = None) -> None:
-        self.playwright = playwright
-        self.settings = settings
-        self.endpoint = pick_endpoint(settings.browser_endpoints, worker_id)
-        # A remote server's browser lives on its host: only an explicit path is passed on, never a local guess.
-        self.executable = settings.browser_path if self.endpoint else find_browser(settings.browser_path)
-        self.browser: Any = None
-        self.limits = PageLimits(settings.page_timeout, settings.max_state_bytes)
-        self.groups: set[int] = set()  # the process groups of the browser launched here (killed if it hangs)
-        self.local_proxy = reaches_harness(self.endpoint)
-
-    async def get(self) -> Any:
-        if self.browser is None or not self.browser.is_connected():
-            if self.endpoint:
-                self.browser = await connect_browser(self.playwright, self.endpoint, self.executable,
-                                                     self.settings.headed)
-            else:
-                before = browser_groups()
-                self.browser = await launch_browser(self.playwright, self.executable, self.settings.headed)
-                self.groups = launched(before)
-        return self.browser
-
-    async def open(self, files: GameFiles, game: GameSpec, seed: int, url_suffix: str | None = None,
-                   assets: AssetStore | None = None, trace: RunTrace | None = None) -> GameSession:
-        """A game page; a browser found dead on the way (crashed, or its server gone) is renewed once."""
-        try:
-            return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits,
-                                          self.local_proxy, assets=assets, trace=trace)
-        except BrowserUnreachable:
-            raise
-        except HarnessError as exc:
-            if not isinstance(exc, BrowserGone) and self.browser is not None and self.browser.is_connected():
-                raise  # the game's own fault (e.g. it never loads): a fresh browser would only wait for it again
-            # The disconnect may not have been noticed yet: drop the browser and try once on a fresh one.
-            await self.close()
-            return await GameSession.open(await self.get(), files, game, seed, url_suffix, self.limits,
-                                          self.local_proxy, assets=assets, trace=trace)
-
-    async def release(self, session: GameSession) -> None:
-        """Close a run's page; when even that hangs (a renderer or browser that stopped answering), the
-        browser is replaced: the next run gets a fresh one."""
-        if not await session.close():
-            await self.close()
-
-    async def close(self) -> None:
-        """Close the browser, bounded; one that does not close in time is killed (a local one). Next get()
-        launches or connects anew."""
-        browser, self.browser = self.browser, None
-        groups, self.groups = self.groups, set()
-        LAUNCHED.difference_update(groups)
-        if browser is None or not browser.is_connected():
-            kill_groups(groups)  # whatever a browser that died left behind
-            return
-        try:
-            await asyncio.wait_for(browser.close(), self.limits.timeout_s)
-        except asyncio.TimeoutError:
-            kill_groups(groups)
-        except Exception:
-            pass  # already gone
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from . import benchmark, hold_back, session_end, session_facts, signals, startup_checks
+from . import benchmark, hold_back, ini_guard, session_end, session_facts, signals, startup_checks
 from ..report import live_progress
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.specs import GENRES, CatalogError
@@ -21,20 +21,20 @@ from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
 )
 from .fault_report import fault_text, is_fault
 from ..report.gate import GateConfig
-from ..records.run_record import read_results
 from ..report.outcome import Outcome, build_gate
 from ..records.sessions import (
-    case_key, catalog_version, new_session_name, planned_runs, read_plan, resolve_session, reuse_problem,
-    scored_keys, write_named_models, write_plan,
+    case_key, catalog_version, new_session_name, planned_runs, read_plan, read_session, resolve_session,
+    reuse_problem, scored_keys, set_aside_damaged_plan, write_named_models, write_plan,
 )
+from ..records.jsonl import RecordWriteError
 from .options import Settings, add_options, given_options
 from .redaction import install_log_redaction, redact_report
 from ..records.redact import redact
 from ..records.shards import build_plan, plan_run
 from ..browser.remote_assets import AssetStore
 from .stash import (
-    ASSETS, CASES, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLAY, SCORED_BEFORE, SESSION_DIR,
-    SETTINGS,
+    ASSETS, CASES, CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, NOTES, REPLAY, SCORED_BEFORE,
+    SESSION_DIR, SETTINGS,
 )
 
 NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NAME in the ini file, "
@@ -43,6 +43,14 @@ NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NA
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     add_options(parser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser) -> None:
+    """Before any conftest.py: a spaced --gw-* value that cost the session its ini file stops it (one line)."""
+    problem = ini_guard.ini_problem(early_config, parser)
+    if problem:
+        raise pytest.UsageError(problem)
 
 
 def _inert(config: pytest.Config) -> bool:
@@ -79,6 +87,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS] = settings
     worker = getattr(config, "workerinput", None)
+    if worker is None and config.pluginmanager.hasplugin("xdist"):
+        ini_guard.hand_workers_joined_args(config)
     inert = _inert(config)
     if not settings.models:
         if given_options(config) and not inert and worker is None:
@@ -130,8 +140,13 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(problem)
     config.stash[SESSION_DIR] = session_dir
     config.stash[CATALOG_VERSION] = version
-    # Damaged lines are skipped (named in the summary): their runs were not scored, so they are played again.
-    records = read_results(session_dir / "results.jsonl").records if settings.resume else []
+    try:  # a damaged plan would leave the session impossible to continue: kept aside, the selection replans it
+        plan_note = None if inert else set_aside_damaged_plan(session_dir)
+    except RecordWriteError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    config.stash[NOTES] = [plan_note] if plan_note else []
+    # Damaged lines and damaged trajectories are not scored (named in the summary), so they are played again.
+    records = read_session(session_dir).records if settings.resume or plan_note else []
     config.stash[SCORED_BEFORE] = {k: session_dir.name for k in scored_keys(records)}
     config.stash[INVOCATION] = session_facts.new_invocation()
     config.stash[COMPARABILITY] = session_facts.comparability(settings, catalog, models, version)

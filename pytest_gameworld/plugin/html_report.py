@@ -11,7 +11,7 @@ import pytest
 
 from ..records.run_record import MixedRunsError
 from ..report.aggregate import aggregate, table_cells
-from ..records.run_record import read_results
+from ..records.sessions import read_session
 from .stash import SESSION_DIR
 from ..report.run_viewer import PAGE_NAME, VIEWER_NAME
 
@@ -96,7 +96,7 @@ class HtmlHooks:
         prefix.append(STYLE)
         if self.session_dir is None:
             return
-        records = read_results(self.session_dir / "results.jsonl").records  # damaged lines: in the summary
+        records = read_session(self.session_dir).records  # damaged lines: in the summary
         try:
             rows = table_cells(aggregate(records)) if records else []
         except MixedRunsError as exc:

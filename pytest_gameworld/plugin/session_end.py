@@ -12,11 +12,11 @@ import pytest
 
 from ..records.circuit_breaker import tripped
 from ..records.run_record import NOT_PLAYED, read_results
-from ..records.sessions import PLAN, point_latest, read_plan
+from ..records.sessions import PLAN, point_latest, read_session_files
 from ..report.aggregate import format_table
 from ..report.gate import GateConfig, format_comparison, missing_item
-from ..report.outcome import NEVER_STARTED, Outcome, outcome
-from .stash import CATALOG, INVOCATION, SESSION_DIR, SETTINGS
+from ..report.outcome import NEVER_STARTED, Outcome, session_outcome
+from .stash import CATALOG, INVOCATION, NOTES, SESSION_DIR, SETTINGS
 
 
 class Leftovers:
@@ -54,12 +54,12 @@ def judge(config: pytest.Config, gate: GateConfig, failed: list[str], others_fai
           session: pytest.Session) -> tuple[Outcome, Path | None]:
     """The whole session (every invocation's records) against its plan; sets the exit status the gate decides."""
     session_dir, settings = config.stash[SESSION_DIR], config.stash[SETTINGS]
-    lines = read_results(session_dir / "results.jsonl")  # damaged lines: named in the summary
-    records = lines.records
+    files = read_session_files(session_dir, required=False)
+    records = files.lines.records  # damaged lines: named in the summary
     played = played or any(r.get("invocation") == config.stash.get(INVOCATION, None) for r in records)
     if played:
         point_latest(settings.results, session_dir)
-    out = outcome(records, failed, gate, read_plan(session_dir), unstarted_reason(session), lines.damaged)
+    out = session_outcome(files, failed, gate, unstarted_reason(session))
     page = _results_page(session_dir, config.stash[CATALOG].root, failed, settings.baselines) if played else None
     verdict = out.verdict
     if verdict is None:
@@ -103,6 +103,8 @@ def summary(tr: Any, config: pytest.Config, gate: GateConfig, out: Outcome, page
                 tr.write_line(f"  {m}")
         for note in out.damaged:
             tr.write_line(f"damaged line skipped: {note}", yellow=True)
+        for note in config.stash.get(NOTES, []):
+            tr.write_line(f"damaged plan set aside: {note}", yellow=True)
         tr.write_line(f"results: {os.path.relpath(session_dir / 'results.jsonl')}")
         if page is not None:
             tr.write_line(f"results page: {os.path.relpath(page)} (each run's viewer.html linked from it)")

@@ -13,8 +13,7 @@ from ..catalog.contents import Catalog
 from ..catalog.native import default_catalog_dir
 from ..catalog.specs import CatalogError, ModelSpec
 from ..records.comparability import endpoint_host, session_facts
-from ..records.run_record import read_results
-from ..records.sessions import read_plan, replay_items
+from ..records.sessions import read_plan, read_session, replay_items
 from .options import Settings
 
 
@@ -58,7 +57,7 @@ def replay_set(config: pytest.Config, session_dir: Path) -> set[str] | None:
     """With --lf: the session's planned runs that are not scored yet; None without --lf or a plan."""
     if not config.getoption("lf", False):
         return None
-    return replay_items(read_plan(session_dir), read_results(session_dir / "results.jsonl").records)
+    return replay_items(read_plan(session_dir), read_session(session_dir).records)
 
 
 def select_replay(config: pytest.Config, items: list[pytest.Item], replay: set[str], name_of: Any) -> list[pytest.Item]:

@@ -21,4 +21,5 @@ CATALOG_VERSION = pytest.StashKey[str]()
 SCORED_BEFORE = pytest.StashKey[dict[RunKey, str]]()  # --gw-resume: run → the session that scored it
 INVOCATION = pytest.StashKey[str]()  # this pytest invocation's id, in every record it writes (the breaker's scope)
 COMPARABILITY = pytest.StashKey[dict]()  # records/comparability.py session_facts, in plan.json and every record
+NOTES = pytest.StashKey[list[str]]()  # lines for the summary about the session's files (a damaged plan set aside)
 REPLAY = pytest.StashKey[set]()  # --lf on a session with a plan: the planned runs (item ids) not scored yet

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno as errnos
 import fcntl
 import json
 import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from .redact import active, redact
 
@@ -53,14 +54,64 @@ def strict_loads(text: str) -> Any:
     return json.loads(text, parse_constant=refuse)
 
 
+class RecordWriteError(OSError):
+    """A file of the session could not be written (disk full, folder unwritable): what was written before stays
+    readable, and the session stops at the first one (plugin/hooks.py). The message is one line: path and errno."""
+
+    def __init__(self, path: Path | str, code: int, why: str) -> None:
+        super().__init__(code, why, str(path))
+        self.path = Path(path)
+
+    @classmethod
+    def of(cls, path: Path, exc: OSError) -> "RecordWriteError":
+        return cls(path, exc.errno or 0, exc.strerror or str(exc))
+
+    def __reduce__(self) -> Any:  # pickled as it was made (OSError's own pickling would call __init__ otherwise)
+        return (type(self), (str(self.path), self.errno, self.strerror))
+
+    def __str__(self) -> str:
+        name = errnos.errorcode.get(self.errno or 0, "")
+        return f"cannot write {self.path}: [Errno {self.errno}{' ' + name if name else ''}] {self.strerror}"
+
+
+def written(path: Path, write: Callable[[], Any]) -> Any:
+    """What write() returns; an OSError it raises becomes a RecordWriteError naming path."""
+    try:
+        return write()
+    except RecordWriteError:
+        raise
+    except OSError as exc:
+        raise RecordWriteError.of(path, exc) from None
+
+
+def write_file(path: Path, data: str | bytes) -> None:
+    """Write a whole file through a temporary one beside it: a failed write (a RecordWriteError naming the
+    file) leaves the file as it was, never cut short or empty."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+    def write() -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+            os.replace(tmp, path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            raise
+
+    written(path, write)
+
+
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:
     """Append one line under an exclusive lock, so xdist workers never interleave.
 
     A file whose last line was cut short (a writer killed mid-line) gets a newline first: the damage stays
-    on its own line, where readers name it, and this record stays whole.
+    on its own line, where readers name it, and this record stays whole. A failed write is a RecordWriteError.
     """
+    written(path, lambda: _append(path, (dumps(record) + "\n").encode()))
+
+
+def _append(path: Path, line: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = (dumps(record) + "\n").encode()
     with path.open("a+b") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
@@ -156,3 +207,46 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     if lines.damaged:
         raise DamagedLine(str(lines.damaged[0]))
     return lines.records
+
+
+_DECODER = json.JSONDecoder()
+
+
+def line_of(text: str, loc: Iterable[str | int]) -> int:
+    """The line of a JSON document where the value at ``loc`` (keys and indexes) begins, or the innermost
+    value of it that exists; a damaged field of a whole-file JSON is named by file:line with it."""
+    pos = _skip(text, 0)
+    try:
+        for part in loc:
+            pos = _child(text, pos, part)
+    except (LookupError, ValueError):
+        pass  # the deepest value found is where the damage shows
+    return text.count("\n", 0, pos) + 1
+
+
+def _skip(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _child(text: str, pos: int, part: str | int) -> int:
+    """Where the member ``part`` of the object or array beginning at pos begins; LookupError when absent."""
+    opening = text[pos]
+    pos = _skip(text, pos + 1)
+    index = 0
+    while pos < len(text) and text[pos] not in "]}":
+        if opening == "{":
+            key, pos = _DECODER.raw_decode(text, pos)
+            pos = _skip(text, _skip(text, pos) + 1)  # past the colon
+            hit = key == part
+        else:
+            hit = index == part
+        if hit:
+            return pos
+        _, pos = _DECODER.raw_decode(text, pos)
+        pos = _skip(text, pos)
+        if text[pos] == ",":
+            pos = _skip(text, pos + 1)
+        index += 1
+    raise LookupError(part)

@@ -241,22 +241,6 @@ def damaged_item(damage: Damage) -> str | None:
         return None
 
 
-def damaged_runs(damaged: Iterable[Damage], accounted: Iterable[str]) -> tuple[list[str], list[str]]:
-    """(missing lines, notes) for a results file's damaged lines. A damaged line counts as a missing run
-    unless the run it names is accounted for (scored, or missing already); then it is only a note."""
-    known = set(accounted)
-    missing, notes = [], []
-    for d in damaged:
-        item = damaged_item(d)
-        whose = f" (record of {item} skipped)" if item else " (record skipped)"
-        if item is not None and item in known:
-            notes.append(f"{d}{whose}; the run is recorded again")
-        else:
-            missing.append(f"{d}{whose}")
-            known.update([item] if item else [])
-    return missing, notes
-
-
 def latest_attempts(records: Iterable[dict[str, Any]]) -> RunView:
     """One record per run (file order is append order, so the last one is the latest attempt)."""
     last: dict[RunKey, dict[str, Any]] = {}

@@ -6,6 +6,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -14,9 +15,12 @@ import yaml
 
 from ..catalog.run_cases import Case
 from ..catalog.specs import STANDARD_OBS, ModelSpec
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from .redact import redact
-from .jsonl import Lines
+from .jsonl import Lines, line_of, strict_loads, write_file, written
 from .run_record import OK, RunKey, read_results, run_key
+from .trajectories import partial_attempts, unscore_damaged
 
 
 LATEST = "latest"
@@ -106,10 +110,7 @@ def write_plan(session_dir: Path, plan: dict[str, Any]) -> None:
     path = session_dir / PLAN
     if path.exists():
         return
-    session_dir.mkdir(parents=True, exist_ok=True)
-    tmp = session_dir / f".{PLAN}.{os.getpid()}"
-    tmp.write_text(json.dumps(plan, indent=1) + "\n")
-    os.replace(tmp, path)
+    write_file(path, json.dumps(plan, indent=1) + "\n")  # whole or not at all; a failure names the file
 
 
 MODELS_DIR = "models"
@@ -123,20 +124,84 @@ def write_named_models(session_dir: Path, specs: Iterable[ModelSpec]) -> list[Pa
         if "from_name" not in spec.extra:
             continue
         path = session_dir / MODELS_DIR / f"{spec.name}.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
         header = f"# made from --gw-model {spec.extra['from_name']} (with any --gw-model-opt) for this session\n"
         text = yaml.safe_dump(spec.model_dump(mode="json", exclude_defaults=False), sort_keys=False)
-        path.write_text(header + redact(text))
+        write_file(path, header + redact(text))
         written.append(path)
     return written
 
 
+class PlanRun(BaseModel):
+    """A planned run as plan.json holds it: the identity fields every reader of the plan relies on."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+    item: str
+    task: str
+    model: str
+    repeat: int = Field(ge=0)
+    seed: int
+    protocol: str = "paused"
+    obs: str = STANDARD_OBS
+
+
+class PlanFile(BaseModel):
+    model_config = ConfigDict(extra="allow", strict=True)
+    plan: str = ""
+    shard: list[int] | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    runs: list[PlanRun] = Field(default_factory=list)
+    selected: list[str] = Field(default_factory=list)
+
+
+class PlanDamaged(ValueError):
+    """plan.json is not a readable plan; the message is one line, `file:line: why`."""
+
+
 def read_plan(session_dir: Path) -> dict[str, Any] | None:
+    """The session's plan, checked as it is read; None when there is none. PlanDamaged names the damage."""
     path = session_dir / PLAN
+    if not path.is_file():
+        return None
     try:
-        return json.loads(path.read_text()) if path.is_file() else None
-    except ValueError as exc:
-        raise ValueError(f"{path}: not JSON: {exc}") from None
+        text = path.read_bytes().decode("utf-8")
+        value = strict_loads(text)
+    except UnicodeDecodeError as exc:
+        raise PlanDamaged(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise PlanDamaged(f"{path}:{exc.lineno}: not JSON: {exc.msg} (column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:
+        raise PlanDamaged(f"{path}: not JSON: {str(exc)[:200] or type(exc).__name__}") from None
+    try:
+        PlanFile.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "plan"
+        raise PlanDamaged(f"{path}:{line_of(text, first['loc'])}: not a plan: field '{where}': {first['msg']}") from None
+    return value
+
+
+def plan_or_damage(session_dir: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """(the plan, None), or (None, the one line naming its damage)."""
+    try:
+        return read_plan(session_dir), None
+    except PlanDamaged as exc:
+        return None, str(exc)
+
+
+def set_aside_damaged_plan(session_dir: Path) -> str | None:
+    """A session continued over a damaged plan.json: the file is kept as plan.json.damaged(-N) and the
+    invocation writes a new plan from its own selection; the line that says so, or None when the plan reads."""
+    _, damage = plan_or_damage(session_dir)
+    if damage is None:
+        return None
+    path = session_dir / PLAN
+    keep = path.with_name(PLAN + ".damaged")
+    n = 1
+    while keep.exists():
+        n += 1
+        keep = path.with_name(f"{PLAN}.damaged-{n}")
+    written(keep, lambda: os.replace(path, keep))
+    return f"{damage}; kept as {keep.name}, this invocation's selection is the session's plan from now on"
 
 
 def planned_runs(plan: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -193,9 +258,37 @@ def session_folder(path: Path) -> Path:
 
 
 def load_results(path: Path) -> Lines:
-    """A session's records from its folder (or `latest`) or from a results.jsonl, damaged lines named;
-    ValueError when absent."""
+    """A session's records from its folder (or `latest`) or from a results.jsonl, damaged lines named, each
+    scored record whose trajectory is damaged read back as unscored (records/trajectories.py); ValueError when
+    absent."""
     file = path / "results.jsonl" if path.is_dir() else path
     if not file.is_file():
         raise ValueError(f"{path}: no results.jsonl")
-    return read_results(file)
+    return read_session(file.parent)
+
+
+def read_session(session_dir: Path) -> Lines:
+    """A session folder's records as every judge of it reads them: results.jsonl's readable records (damaged
+    lines named), a scored run whose trajectory is damaged unscored, naming the damage."""
+    lines = read_results(session_dir / "results.jsonl")
+    return Lines(unscore_damaged(session_dir, lines.records), lines.damaged)
+
+
+@dataclass
+class SessionFiles:
+    """What a session folder holds for judging it: records (see read_session), the plan or its damage, and
+    how far each run got that an attempt folder holds but no record names."""
+
+    lines: Lines
+    plan: dict[str, Any] | None
+    plan_damage: str | None
+    partial: dict[RunKey, str]
+
+
+def read_session_files(path: Path, required: bool = True) -> SessionFiles:
+    """A session from its folder (or `latest`) or its results.jsonl; ValueError when there is none (unless not
+    ``required``: a session whose every run stopped before its record reads as no records)."""
+    folder = session_folder(path)
+    lines = load_results(path) if required else read_session(folder)
+    plan, damage = plan_or_damage(folder)
+    return SessionFiles(lines, plan, damage, partial_attempts(folder, lines.records))

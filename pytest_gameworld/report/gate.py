@@ -262,8 +262,8 @@ def drop_findings(cmp: Comparison, max_drop: float, strict: bool) -> tuple[list[
     return failures, notes
 
 
-def format_comparison(cmp: Comparison, source: str) -> list[str]:
-    """The comparison table, one row per model and genre plus overall."""
+def comparison_rows(cmp: Comparison) -> list[list[str]]:
+    """The comparison's cells, a header row first, then one row per model and genre plus overall."""
     head = ["model", "genre", "tasks", "PG base", "PG now", "ΔPG", "95% CI", "SR base", "SR now", "ΔSR", "95% CI"]
     rows = [head]
     for r in cmp.rows:
@@ -271,7 +271,12 @@ def format_comparison(cmp: Comparison, source: str) -> list[str]:
         for d in (r.pg, r.sr):
             cells += [f"{d.base:.1f}", f"{d.now:.1f}", f"{d.delta:+.1f}", f"[{d.lo:+.1f}, {d.hi:+.1f}]"]
         rows.append(cells)
-    return [f"baseline {source}: {cmp.shared} shared run(s)", *align_columns(rows), *cmp.notes]
+    return rows
+
+
+def format_comparison(cmp: Comparison, source: str) -> list[str]:
+    """The comparison table as aligned text, under the line naming its baseline."""
+    return [f"baseline {source}: {cmp.shared} shared run(s)", *align_columns(comparison_rows(cmp)), *cmp.notes]
 
 
 # ---------------------------------------------------------------- the verdict

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from .gate import GateConfig, Verdict, evaluate, parse_gate
 from ..records.comparability import session_deviations
 from ..records.jsonl import Damage
-from ..records.run_record import NOT_PLAYED, MixedRunsError, RunView, damaged_item, damaged_runs, latest_attempts
-from ..records.sessions import load_results, unrecorded_runs
+from ..records.run_record import NOT_PLAYED, MixedRunsError, RunKey, RunView, damaged_item, latest_attempts, run_key
+from ..records.sessions import SessionFiles, load_results, unrecorded_runs
 from .aggregate import ModelSummary, summarize
 
 # Why a run was held back (a not-played record's stop_reason), as the summary names it.
@@ -47,6 +47,7 @@ class Outcome:
     not_played: dict[str, list[str]] = field(default_factory=dict)  # why → planned runs never played
     view: RunView = field(default_factory=lambda: RunView([], []))  # each run once (empty when refused)
     deviations: list[str] = field(default_factory=list)  # how the session differs from the standard protocol
+    plan_damage: str | None = None  # plan.json is damaged (its one line): planned runs not recorded are unknown
 
     def not_played_lines(self) -> list[str]:
         """`N planned run(s) not played (why)`, one line per reason."""
@@ -59,9 +60,30 @@ def unrecorded_missing(records: Iterable[dict[str, Any]], unrecorded: Iterable[s
     return [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
 
 
+def damaged_runs(damaged: Iterable[Damage], accounted: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(missing lines, notes) for a results file's damaged lines, counted by the run each names. A line whose
+    run is not accounted for (scored, or missing already) is that run, missing; a line that names a run
+    accounted for, or names none at all (a line of NUL bytes, garbage), is damage only, a note: a run is
+    counted missing only by its identity (the plan's runs never recorded are missing by theirs)."""
+    known = set(accounted)
+    missing, notes = [], []
+    for d in damaged:
+        item = damaged_item(d)
+        if item is None:
+            notes.append(f"{d} (no run can be told from what is left of it)")
+        elif item in known:
+            notes.append(f"{d} (record of {item} skipped); the run is recorded again")
+        else:
+            missing.append(f"{d} (record of {item} skipped)")
+            known.add(item)
+    return missing, notes
+
+
 def not_played(view: RunView, plan: dict[str, Any] | None, records: list[dict[str, Any]], failed: Iterable[str],
-               unstarted: str = NEVER_STARTED) -> tuple[dict[str, list[str]], list[str]]:
-    """(why → items) of runs never played, and the missing lines of planned runs no record names."""
+               unstarted: str = NEVER_STARTED,
+               partial: Mapping[RunKey, str] | None = None) -> tuple[dict[str, list[str]], list[str]]:
+    """(why → items) of runs never played, and the missing lines of planned runs no record names; a run whose
+    attempt folder shows it was playing (``partial``: run identity → what the folder holds) is labelled so."""
     groups: dict[str, list[str]] = {}
     for rec in view.unscored:
         if rec.get("status") == NOT_PLAYED:
@@ -70,17 +92,21 @@ def not_played(view: RunView, plan: dict[str, Any] | None, records: list[dict[st
     lines = []
     for run in unrecorded_runs(plan, records):
         if run["item"] not in failed:  # a failed item without a record is listed as "did not run to the end"
-            groups.setdefault(unstarted, []).append(run["item"])
-            lines.append(f"{run['item']}: not played ({unstarted})")
+            why = (partial or {}).get(run_key(run), unstarted)
+            groups.setdefault(why, []).append(run["item"])
+            lines.append(f"{run['item']}: {why}" if why in (partial or {}).values() else
+                         f"{run['item']}: not played ({why})")
     return groups, lines
 
 
 def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig,
             plan: dict[str, Any] | None = None, unstarted: str = NEVER_STARTED,
-            damaged: Iterable[Damage] = ()) -> Outcome:
+            damaged: Iterable[Damage] = (), plan_damage: str | None = None,
+            partial: Mapping[RunKey, str] | None = None) -> Outcome:
     """Aggregate a session (each run once) and judge it against its plan: items that failed without a record
     and planned runs that were never played count as missing, and so does a damaged line of results.jsonl
-    whose run is not recorded again (see damaged_runs)."""
+    whose run is not recorded again (see damaged_runs). A damaged plan (``plan_damage``, its one line) leaves
+    the planned runs uncountable: the gate fails on it. ``partial``: see not_played."""
     out = Outcome()
     unrecorded, damaged = list(unrecorded), list(damaged)
     extra = unrecorded_missing(records, unrecorded)
@@ -94,13 +120,22 @@ def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: Gate
     lost, out.damaged = damaged_runs(damaged, [r["item"] for r in records] + unrecorded)
     # A planned run whose only record is a damaged line is missing once, as damaged, not also as never started.
     damaged_items = [i for i in map(damaged_item, damaged) if i]
-    out.not_played, never = not_played(view, plan, records, unrecorded + damaged_items, unstarted)
+    out.not_played, never = not_played(view, plan, records, unrecorded + damaged_items, unstarted, partial)
     out.missing = view.missing + extra + never + lost
     out.runs = len(view.scored)
     out.deviations = session_deviations(plan, records)
     if gate.active:
         out.verdict = evaluate(gate, view.scored, out.missing)
-        if out.problem:
-            out.verdict.ok = False
-            out.verdict.failures.insert(0, out.problem)
+        for problem in (out.problem, plan_damage and f"{plan_damage}: the planned runs cannot be counted"):
+            if problem:
+                out.verdict.ok = False
+                out.verdict.failures.insert(0, problem)
+    out.plan_damage = plan_damage
     return out
+
+
+def session_outcome(files: SessionFiles, unrecorded: Iterable[str], gate: GateConfig,
+                    unstarted: str = NEVER_STARTED) -> Outcome:
+    """outcome() over what a session folder holds (records/sessions.py read_session_files)."""
+    return outcome(files.lines.records, unrecorded, gate, files.plan, unstarted, files.lines.damaged,
+                   files.plan_damage, files.partial)

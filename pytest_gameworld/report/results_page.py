@@ -18,8 +18,9 @@ from ..catalog.specs import GENRES
 from .gate import GateConfig
 from .outcome import outcome
 from ..records.comparability import normalization_problem, session_facts_of, step_budget
-from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunView, read_results
-from ..records.sessions import read_plan
+from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunKey, RunView
+from ..records.jsonl import write_file
+from ..records.sessions import read_session, read_session_files
 from .aggregate import ModelSummary, is_human, summary_key, table_order
 from ..records.jsonl import Damage
 from .run_viewer import PAGE_NAME, TRACE_NAME, VIEWER_NAME, write_missing_viewers
@@ -75,10 +76,10 @@ class PageData:
 
 def page_data(session: str, records: list[dict[str, Any]], baselines: TaskRates | None,
               unrecorded: Iterable[str] = (), plan: dict[str, Any] | None = None, baselines_budget: int = 0,
-              damaged: Iterable[Damage] = ()) -> PageData:
+              damaged: Iterable[Damage] = (), partial: Mapping[RunKey, str] | None = None) -> PageData:
     """The page's figures; planned runs never played and damaged lines' runs are missing, and a session played
     under another step budget than the baselines gets no normalized score."""
-    out = outcome(records, unrecorded, GateConfig(), plan, damaged=damaged)
+    out = outcome(records, unrecorded, GateConfig(), plan, damaged=damaged, partial=partial)
     data = PageData(session, baselines=baselines, problem=out.problem)
     if out.problem:
         return data
@@ -102,10 +103,6 @@ def page_data(session: str, records: list[dict[str, Any]], baselines: TaskRates 
 
 def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
-
-
-def _pct(v: float | None, digits: int = 1) -> str:
-    return "–" if v is None else f"{v:.{digits}f}"
 
 
 def _spread(s: Spread | None) -> str:
@@ -346,12 +343,12 @@ def session_page_data(session_dir: Path, catalog_root: Path | None = None, unrec
 
     Baselines: see session_baselines.
     """
-    lines = read_results(session_dir / "results.jsonl")
-    plan = read_plan(session_dir)
+    files = read_session_files(session_dir, required=False)  # a damaged plan: named by the summary and the report
+    plan, lines = files.plan, files.lines
     found = session_baselines(plan, catalog_root, baselines)
     rates = task_rates(found) if found is not None else None
     data = page_data(session_dir.name, lines.records, rates, unrecorded, plan,
-                     made_step_budget(found) if found else 0, lines.damaged)
+                     made_step_budget(found) if found else 0, lines.damaged, files.partial)
     data.folder = session_dir
     data.separation = separation(found) if found is not None else {}
     return data
@@ -373,9 +370,9 @@ def session_baselines(plan: dict[str, Any] | None, catalog_root: Path | None = N
 def write_results_page(session_dir: Path, catalog_root: Path | None = None, unrecorded: Iterable[str] = (),
                        baselines: Path | None = None) -> Path:
     """Write <session>/index.html (and any run's missing viewer); returns the page's path."""
-    write_missing_viewers(session_dir, read_results(session_dir / "results.jsonl").records)
+    write_missing_viewers(session_dir, read_session(session_dir).records)
     data = session_page_data(session_dir, catalog_root, unrecorded, baselines)
     path = session_dir / PAGE_NAME
     now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    path.write_text(render(data, now), encoding="utf-8")
+    write_file(path, render(data, now))  # whole or not at all: a full disk leaves no empty page
     return path

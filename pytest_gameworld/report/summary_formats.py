@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Any
 
 from ..catalog.specs import GENRES
@@ -28,9 +29,26 @@ def summary_json(s: ModelSummary) -> dict[str, Any]:
 
 
 def markdown(summaries: dict[str, ModelSummary]) -> list[str]:
-    rows = table_cells(summaries)
+    return markdown_table(table_cells(summaries))
+
+
+def markdown_table(rows: list[list[str]]) -> list[str]:
+    """Rows of cells (the first the header) as a Markdown table."""
     return ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])] + [
         "| " + " | ".join(r) + " |" for r in rows[1:]]
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_<\[\]|])")
+
+
+def markdown_notes(lines: list[str]) -> list[str]:
+    """Report notes as a Markdown list: an indented line (a run under its heading) is a nested item, and
+    characters Markdown would read as markup are escaped, so a run id or a gate scope reads as written."""
+    out = []
+    for line in lines:
+        nested = line.startswith("  ")
+        out.append(("  - " if nested else "- ") + _MD_SPECIAL.sub(r"\\\1", line.strip()))
+    return out
 
 
 CSV_FIELDS = ("session", "model", "interface", "scope", "runs", "sr", "pg", "iar", "missing", "cost_usd")

@@ -17,7 +17,6 @@ from pytest_gameworld.play.semantic import parse_semantic
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 GAMES = sorted(load_catalog().games)
-STATUSES = {"loading", "menu", "ready", "playing", "paused", "terminal"}
 
 
 def action_script(game, n: int, seed: int = 3):
@@ -59,7 +58,6 @@ async def test_loads_offline_and_reaches_ready_with_a_valid_state(open_game, cat
     state = await s.init({"seed": 5, "level": 1})
     assert state["status"] in ("ready", "playing")
     assert state["gameId"] == game_id and state["seed"] == 5
-    assert state["status"] in STATUSES
     assert {"isTerminal", "outcome", "reason"} <= set(state["terminal"])
     assert isinstance(state["game_state"], dict) and isinstance(state["metrics"], dict)
     assert isinstance(state["gameTimeMs"], int) and isinstance(state["timestampMs"], (int, float))

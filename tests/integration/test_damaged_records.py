@@ -53,16 +53,18 @@ def progress_five(lines: list[str]) -> list[str]:
     return [lines[0], json.dumps(rec) + "\n", lines[2]]
 
 
-# name → (how the file is damaged, the damaged line's number, why it is named, runs still scored)
-CASES: dict[str, tuple[Callable[[list[str]], list[str]], int, str, int]] = {
+# name → (how the file is damaged, the damaged line's number, why it is named, runs still scored, runs missing):
+# a line that names a run not recorded otherwise is that run, missing; a line naming none is damage only.
+CASES: dict[str, tuple[Callable[[list[str]], list[str]], int, str, int, int]] = {
     "truncated last line": (cut_last, 3, "(cut short: the file ends inside this line) (record of "
-                                         "puzzle/01-2048/01_03[noop] skipped)", 2),
-    "garbage line": (lambda ls: [ls[0], "}{ not json\n", *ls[1:]], 2, "not JSON: Expecting value (column 1)", 3),
+                                         "puzzle/01-2048/01_03[noop] skipped)", 2, 1),
+    "garbage line": (lambda ls: [ls[0], "}{ not json\n", *ls[1:]], 2, "not JSON: Expecting value (column 1)", 3, 0),
     "not a record": (lambda ls: [*ls[:2], '{"item": "x"}\n', ls[2]], 3,
-                     "not a run record: field 'task': Field required (and 10 more) (record of x skipped)", 3),
-    "an array": (lambda ls: [ls[0], "[]\n", *ls[1:]], 2, "an array, not a JSON object (record skipped)", 3),
+                     "not a run record: field 'task': Field required (and 10 more) (record of x skipped)", 3, 1),
+    "an array": (lambda ls: [ls[0], "[]\n", *ls[1:]], 2,
+                 "an array, not a JSON object (no run can be told from what is left of it)", 3, 0),
     "progress 5.0": (progress_five, 2, "not a run record: field 'progress': Input should be less than or equal "
-                                       "to 1 (record of puzzle/01-2048/01_02[noop] skipped)", 2),
+                                       "to 1 (record of puzzle/01-2048/01_02[noop] skipped)", 2, 1),
 }
 
 
@@ -76,15 +78,17 @@ def damaged_copy(played: Path, where: Path, damage: Callable[[list[str]], list[s
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_report_names_the_damaged_line_once_and_counts_its_run_missing(played, tmp_path, case):
-    damage, number, why, runs = CASES[case]
+    damage, number, why, runs, missing = CASES[case]
     damaged_copy(played, tmp_path, damage)
     r = report("out/s", cwd=tmp_path)
     out = r.stdout + r.stderr
     print(f"$ gameworld report out/s   # {case}\nexit {r.returncode}\n{out}")
     assert r.returncode == 0 and "Traceback" not in out, out
     named = [ln for ln in out.splitlines() if f"results.jsonl:{number}:" in ln]
-    assert len(named) == 1 and why in named[0] and named[0].strip().startswith(f"out/s/results.jsonl:{number}: "), named
-    assert "s: missing runs (not scored): 1" in out
+    where = f"out/s/results.jsonl:{number}: "  # a missing run's line, or (naming no run) a note of damage
+    assert len(named) == 1 and why in named[0] and (named[0].strip().startswith(where) if missing else
+                                                    named[0].startswith(f"s: damaged line skipped: {where}")), named
+    assert (f"s: missing runs (not scored): {missing}" in out) if missing else "missing runs" not in out, out
     table = json.loads(report("out/s", "--format", "json", cwd=tmp_path).stdout)[0]["models"][0]
     assert table["runs"] == runs, "a damaged record is not counted (a progress of 5.0 is never summed)"
 

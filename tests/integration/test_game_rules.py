@@ -55,7 +55,7 @@ async def test_astray_level_1_path_length_is_drawn_per_seed_over_the_band(open_g
         state = await s.init({"seed": seed, "level": 1})
         lengths.add(state["metrics"]["path_length_start"])
         await s.close()
-    # 9-14 cells on the path (games.md): 8, 10 or 12 moves, not mostly the shortest staircase.
+    # 9-14 cells on the path (docs/games.md): 8, 10 or 12 moves, not mostly the shortest staircase.
     assert lengths == {8, 10, 12}, lengths
 
 

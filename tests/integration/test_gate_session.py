@@ -78,6 +78,13 @@ def test_oracle_passes_and_a_drop_from_its_baseline_fails_with_the_table(tmp_pat
     assert overall["base"][5:7] == ["100.0", "100.0"] and overall["now"][5] == "0.0"
     as_json = json.loads(report("out/now", "--format", "json", "--gate", "pg>=0", cwd=tmp_path).stdout)
     assert as_json[0]["models"][0]["runs"] == 2 and as_json[0]["gate"]["verdict"] == "PASS"
+    # Markdown and nothing else: the tables, the notes and the verdict as a list; the catalog's separation
+    # figures (not a report of this session) on stderr
+    md = report("out/now", "--baseline", "out/base", "--max-drop", "10", "--format", "md", cwd=tmp_path)
+    assert md.returncode == 1
+    assert [ln for ln in md.stdout.splitlines() if ln and not re.match(r"(\|.*\|$|- |  - )", ln)] == []
+    assert "\n\n| model | genre | tasks | PG base |" in md.stdout and "\n- GameWorld gate: FAIL (pg\\[overall" in md.stdout
+    assert "separation" not in md.stdout and "separation over 2 task(s)" in md.stderr
 
 
 def test_a_missing_run_fails_the_gate_until_lf_scores_it_in_the_same_session(tmp_path):

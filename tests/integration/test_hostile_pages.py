@@ -29,7 +29,7 @@ from pytest_gameworld.browser.faults import HarnessError, PageUnresponsive
 from pytest_gameworld.catalog.contents import Catalog
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.runner import RunConfig, play
-from pytest_gameworld.plugin.fixtures import BrowserHost
+from pytest_gameworld.browser.host import BrowserHost
 from pytest_gameworld.plugin.options import Settings
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")

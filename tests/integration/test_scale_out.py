@@ -14,7 +14,7 @@ from typing import Any, Iterator
 import pytest
 
 from pytest_gameworld.catalog.loader import load_catalog
-from pytest_gameworld.plugin.fixtures import BrowserHost
+from pytest_gameworld.browser.host import BrowserHost
 from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.remote import BrowserUnreachable
 from pytest_gameworld.browser.faults import HarnessError
@@ -135,7 +135,7 @@ async def test_a_killed_server_errors_the_run_in_flight_and_the_next_run_reconne
         assert state["status"] == "playing"
         await again.close()
         servers[-1].kill()
-        host.browser = None
+        await host.close()  # drop the browser: the next get() connects anew
         with pytest.raises(BrowserUnreachable, match=f"browser endpoint {first.endpoint} unreachable"):
             await host.get()
 

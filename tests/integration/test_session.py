@@ -72,7 +72,7 @@ def test_items_have_natural_ids_and_select_with_k_and_m(project):
     assert len(g) == 5 and all("19-minesweeper" in i for i in g)
 
 
-# The paper's curriculum levels (paper-reference.md): level → game numbers.
+# The paper's curriculum levels (each game.yaml's `level`; docs/games.md lists them): level → game numbers.
 PAPER_LEVELS = {1: {5, 8, 27}, 2: {4, 7, 9, 10, 11, 13, 14, 21, 24, 26, 28, 30},
                 3: {2, 3, 6, 15, 17, 22, 23, 25, 31, 33, 34}, 4: {1, 16, 19, 29, 32}, 5: {12, 18, 20}}
 MARKS_CONFTEST = """

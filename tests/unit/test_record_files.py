@@ -14,7 +14,8 @@ import pytest
 
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.records.jsonl import Damage, DamagedLine, append_jsonl, read_jsonl, read_lines
-from pytest_gameworld.records.run_record import RunRecord, damaged_item, damaged_runs, read_results, record_problem
+from pytest_gameworld.records.run_record import RunRecord, damaged_item, read_results, record_problem
+from pytest_gameworld.report.outcome import damaged_runs
 
 CAT = load_catalog()
 
@@ -127,13 +128,14 @@ def test_read_results_skips_what_is_not_a_run_record(tmp_path):
     assert [(d.line, d.why.split(":")[0]) for d in lines.damaged] == [(2, "not a run record"), (3, "not a run record")]
 
 
-def test_a_damaged_line_counts_as_missing_unless_its_run_is_recorded_again():
+def test_a_damaged_line_counts_as_missing_only_as_the_run_it_names_unless_that_run_is_recorded_again():
     cut = Damage(Path("r.jsonl"), 3, "not JSON", '{"item": "puzzle/01-2048/01_03[noop]", "task": "01_')
     garbage = Damage(Path("r.jsonl"), 4, "not JSON", "}{")
     assert damaged_item(cut) == "puzzle/01-2048/01_03[noop]" and damaged_item(garbage) is None
     missing, notes = damaged_runs([cut, garbage], accounted=[])
-    assert missing == ["r.jsonl:3: not JSON (record of puzzle/01-2048/01_03[noop] skipped)",
-                       "r.jsonl:4: not JSON (record skipped)"] and notes == []
+    assert missing == ["r.jsonl:3: not JSON (record of puzzle/01-2048/01_03[noop] skipped)"]
+    assert notes == ["r.jsonl:4: not JSON (no run can be told from what is left of it)"], \
+        "a line naming no run is damage, never a run that can never be played"
     missing, notes = damaged_runs([cut, cut], accounted=["puzzle/01-2048/01_03[noop]"])
     assert missing == [] and len(notes) == 2 and notes[0].endswith("; the run is recorded again")
 

@@ -86,23 +86,21 @@ def test_long_texts_are_stored_once():
 
 
 def test_every_step_label_of_a_recorded_request_uses_the_numbering_the_viewer_shows():
-    """The prompt says "Step 3. Screenshot:" before the frame of step index 2; the record's placeholder, the
-    transcript's label and the viewer's caption ("the screen of step " + (step + 1)) say 3 as well."""
+    """The frame of step index 2 is recorded as "screen of step 3", the number the viewer's caption shows
+    ("the screen of step " + (step + 1)) and the transcript reads back."""
     import re
-    from types import SimpleNamespace
 
-    from pytest_gameworld.agents.providers.base import ProviderAgent
     from pytest_gameworld.agents.providers.content import Image, blocks, scrub
+    from pytest_gameworld.agents.providers.prompt_layout import STEP_TEXT
 
     shots = [Image(bytes([i]) * 64, "image/png", 64, 32) for i in range(3)]
-    # What a chat request holds: each step's own words (the provider's step_text), then its image.
-    parts = [p for i, img in enumerate(shots) for p in (ProviderAgent.step_text(None, SimpleNamespace(step=i)), img)]
+    # What a chat request holds: the layout's step text before each screenshot, as ProviderAgent.act sends it.
+    parts = [p for img in shots for p in (STEP_TEXT, img)]
     sent = blocks(parts, "openai_chat")
     request = scrub({"api": "openai chat", "messages": [{"role": "user", "content": sent}]}, shots, [0, 1, 2])
     recorded = json.dumps(request)
-    said = [int(n) for n in re.findall(r"Step (\d+)\. Screenshot", recorded)]
-    named = [int(n) for n in re.findall(r"step (\d+)>", recorded)]
-    assert said == named == [1, 2, 3], recorded
+    named = [int(n) for n in re.findall(r"screen of step (\d+)>", recorded)]
+    assert named == [1, 2, 3], recorded
     parts = messages(request)["messages"][0]["parts"]
     images = [p for p in parts if p["t"] == "image"]
     assert [p["step"] + 1 for p in images] == [1, 2, 3], "the viewer's caption numbers"

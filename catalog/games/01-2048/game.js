@@ -326,12 +326,6 @@
     };
   }
 
-  // Exports for tooling that loads this file outside a browser (tests, the
-  // oracle's lookahead).
-  const exported = { createCore, slideBoard, hasMoves, hash32, GAME_ID };
-  if (typeof window !== "undefined") window.__gw2048 = exported;
-  if (typeof module !== "undefined" && module.exports) module.exports = exported;
-  if (typeof document === "undefined") return; // no DOM: core only
 
   // ------------------------------------------------------------- 3. renderer
   const TILE_COLOURS = {

@@ -11,7 +11,7 @@
   const GAME_ID = "02-another-gentlemans-adventure";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 02). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 02). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // World y 0 is the top of the play area (screen y 56).
   // ---------------------------------------------------------------------------
   const W = 1280;
@@ -29,7 +29,7 @@
   const G = 2600;
   const JUMP_VY = -980;           // apex ~185 px, airtime ~0.75 s
   const MAX_FALL = 1000;
-  const BUFFER_TICKS = 6;         // 0.1 s jump buffer (games.md 1.3)
+  const BUFFER_TICKS = 6;         // 0.1 s jump buffer (docs/games.md 1.3)
   const COYOTE_TICKS = 6;         // 0.1 s coyote time
   const STOMP_BOUNCE = -600;
   const PW = 32;

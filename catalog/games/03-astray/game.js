@@ -178,7 +178,7 @@
     return lengths[randInt(makeRng(hash32(GAME_ID, seed, level, "path")), lengths.length)];
   }
 
-  // Deterministic retry (games.md 1.5): sub-seeds k = 0, 1, 2 ... until the
+  // Deterministic retry (docs/games.md 1.5): sub-seeds k = 0, 1, 2 ... until the
   // start->exit path length is the seed's target; after MAZE_DRAWS draws the
   // one closest to it is kept (the longest lengths are rare under Prim's).
   const MAZE_DRAWS = 400;

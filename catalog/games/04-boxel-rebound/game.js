@@ -10,7 +10,7 @@
   const GAME_ID = "04-boxel-rebound";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 04). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 04). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -35,7 +35,7 @@
   const START_X = 160;             // cube's left edge at the start
   const HAZARDS_IN_STATE = 8;
 
-  // Level lengths (x_finish - x_start), games.md: 4400, 5600, 6400 px. Level 3
+  // Level lengths (x_finish - x_start), docs/games.md: 4400, 5600, 6400 px. Level 3
   // is 6320 px (docs/catalog.md, issue 24): 6400 px are exactly 80 steps of
   // running, and the step whose press starts the run made the oracle's 81st.
   const LENGTH = { 1: 4400, 2: 5600, 3: 6320 };
@@ -209,7 +209,7 @@
     this.totalTicks++;
     this.held = !!(input && input.jump);
     if (this.status === "ready") {
-      // Departure from games.md 1.4: the run waits for a first press (as in
+      // Departure from docs/games.md 1.4: the run waits for a first press (as in
       // Dino/Flappy), so an agent that only waits never scores. The press
       // starts the run without jumping.
       if (!this.held) return;

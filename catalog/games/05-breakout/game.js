@@ -23,7 +23,7 @@
   const H = 720;
   const HUD_H = 56;
 
-  // Playfield 720x664 (games.md 05): walls left, right and top; open bottom.
+  // Playfield 720x664 (docs/games.md 05): walls left, right and top; open bottom.
   const FIELD_L = 280;
   const FIELD_R = 1000;
   const FIELD_T = HUD_H;
@@ -117,7 +117,7 @@
     c.seed = seed;
     c.level = level;
     c.cfg = cfg;
-    // Two streams (games.md 1.5): the layouts are hand-made, so the level
+    // Two streams (docs/games.md 1.5): the layouts are hand-made, so the level
     // stream is unused; every serve angle comes from the runtime stream.
     c.levelRng = makeRng(hash32(GAME_ID, seed, level));
     c.runtimeRng = makeRng(hash32(GAME_ID, seed, level, "runtime"));

@@ -12,7 +12,7 @@
   const GAME_ID = "06-captaincallisto";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 06). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 06). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // World y 0 is the top of the play area (screen y 56); the level is 32x16
   // tiles of 40 px, so it fills screen y 56-696.
   // ---------------------------------------------------------------------------
@@ -36,7 +36,7 @@
   const JET_VY = -360;
   const FUEL_PER_CAN = 90;        // ticks: 1.5 s
   const FUEL_MAX = 180;           // 3 s
-  const BUFFER_TICKS = 6;         // 0.1 s jump buffer (games.md 1.3)
+  const BUFFER_TICKS = 6;         // 0.1 s jump buffer (docs/games.md 1.3)
   const COYOTE_TICKS = 6;         // 0.1 s coyote time
   const STOMP_BOUNCE = -520;
   const PW = 28;

@@ -10,7 +10,7 @@
   const GAME_ID = "07-chrome-dino";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 07). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 07). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -34,7 +34,7 @@
   // Obstacle shapes. Birds fly at two heights: `bird_low` must be jumped,
   // `bird_high` must be run under. A high bird's bottom is 250 px above the
   // ground, so every jump's apex (282 px) passes through it: a jump taken from
-  // 0.67 s before it arrives until it has passed is deadly. (At games.md's
+  // 0.67 s before it arrives until it has passed is deadly. (At docs/games.md's
   // 120 px most jumps cleared it from above, so jumping anyhow was safe.)
   // High birds come alone or in pairs, and the run always opens with three
   // high birds (1.6 s in, so the start's own jump cannot float past them):
@@ -99,7 +99,7 @@
     const core = new Core();
     core.seed = seed;
     core.level = level;
-    // Two streams (games.md 1.5): the level stream lays out obstacles; the
+    // Two streams (docs/games.md 1.5): the level stream lays out obstacles; the
     // runtime stream is reserved for runtime events (none yet), so adding one
     // later can never shift the course.
     core.levelRng = { s: hash32(GAME_ID, seed, level) };

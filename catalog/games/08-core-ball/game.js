@@ -100,7 +100,7 @@
     c.seed = seed;
     c.level = level;
     c.cfg = cfg;
-    // Two streams (games.md 1.5): the level stream places the core and the
+    // Two streams (docs/games.md 1.5): the level stream places the core and the
     // pre-placed balls; the runtime stream is reserved (no runtime randomness).
     const rng = makeRng(hash32(GAME_ID, seed, level));
     c.runtimeRng = makeRng(hash32(GAME_ID, seed, level, "runtime"));

@@ -10,9 +10,9 @@
   const GAME_ID = "09-cubefield";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 09). x = lateral (right positive), z = depth.
+  // Constants (docs/games.md section 09). x = lateral (right positive), z = depth.
   //
-  // Departures, all for the step-granularity rule (games.md 1.9): a 0.2 s
+  // Departures, all for the step-granularity rule (docs/games.md 1.9): a 0.2 s
   // press slides the ship ~2.3 u, so the guaranteed corridor is ±1.6 u wide
   // (spec ±0.8, narrower than one press) and drifts at most 0.3 u per 2.5 u of
   // depth (spec 1 u: at 50 u/s that is 20 u/s sideways, beyond the 9 u/s
@@ -51,7 +51,7 @@
   const CORRIDOR_DRIFT = 0.3;     // max |change| per knot
   const CORRIDOR_SPAN = 14;       // retry chunks whose corridor leaves |x| <= 14 u
 
-  // Score(t) = 1700 t + 331 t^2 (games.md: 4000 t + 125 t^2): the same
+  // Score(t) = 1700 t + 331 t^2 (docs/games.md: 4000 t + 125 t^2): the same
   // 100 000 a little sooner (15.0 s, so the oracle needs under 80 steps), while
   // 10 000 takes 3.5 s instead of 2.4 s, past the first rows of cubes: with the
   // spec's curve a flight that pressed arrows at random reached 10 000 in most
@@ -172,7 +172,7 @@
     core.seed = seed;
     core.level = level;
     core.field = createField(seed, level);
-    // Runtime stream (games.md 1.5): Cubefield has no runtime events; kept
+    // Runtime stream (docs/games.md 1.5): Cubefield has no runtime events; kept
     // separate so adding any could never shift the field.
     core.runtimeRng = makeRng(hash32(GAME_ID, seed, level, "runtime"));
     core.status = "ready";

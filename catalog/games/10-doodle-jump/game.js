@@ -14,7 +14,7 @@
   const GAME_ID = "10-doodle-jump";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 10). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 10). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -41,7 +41,7 @@
   const GAP_MAX = 250;
   const MAX_STEP_DX = 220;        // horizontal offset cap between consecutive bounceable platforms
   // Share of green platforms (above 250 px) with a spring: spec 10 %, tuned up
-  // so that 10 000 px fit in 100 steps of 0.2 s (games.md asks to tune the rate).
+  // so that 10 000 px fit in 100 steps of 0.2 s (docs/games.md asks to tune the rate).
   const SPRING_RATE = 0.2;
   const SPRING_EVERY = 5;
   const START_X = FIELD_W / 2;
@@ -57,7 +57,7 @@
 
   const PLATFORMS_IN_STATE = 16;
 
-  // Type mix by altitude: [green, blue, red, white] in percent (games.md).
+  // Type mix by altitude: [green, blue, red, white] in percent (docs/games.md).
   const MIXES = [
     { below: 2000, mix: [85, 10, 5, 0] },
     { below: 6000, mix: [60, 25, 10, 5] },
@@ -110,7 +110,7 @@
     const core = new Core();
     core.seed = seed;
     core.level = level;
-    // Two streams (games.md 1.5): the level stream builds the tower of
+    // Two streams (docs/games.md 1.5): the level stream builds the tower of
     // platforms; the runtime stream is reserved for runtime events (there are
     // none), so adding some later could never shift the layout.
     core.levelRng = { s: hash32(GAME_ID, seed, level) };
@@ -701,7 +701,7 @@
     init(config) {
       config = config || {};
       seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = 1;                   // no levels (games.md: level 1 only)
+      level = 1;                   // no levels (docs/games.md: level 1 only)
       attempts = 0;
       startEpisode();
       return { ok: true, method: "init" };

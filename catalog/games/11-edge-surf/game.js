@@ -13,9 +13,9 @@
   const GAME_ID = "11-edge-surf";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 11). Units: px, px/s, ticks of 1/60 s.
+  // Constants (docs/games.md section 11). Units: px, px/s, ticks of 1/60 s.
   //
-  // Departures from games.md, and why:
+  // Departures from docs/games.md, and why:
   // - Base speed 600 px/s (spec 900), so 100 points/s straight down (spec
   //   150). At 900 px/s the oracle reached 2000 points in 37-53 of its 100
   //   steps (the spec asks for 60-85 %) and the sea visible below the surfer
@@ -457,7 +457,7 @@
   const canvas = document.getElementById("game");
   const ctx = canvas.getContext("2d", { alpha: false });  // opaque: a full repaint lets the browser drop older frames
 
-  // Every obstacle wears the hazard red rim (games.md colour roles) around a
+  // Every obstacle wears the hazard red rim (docs/games.md colour roles) around a
   // dark outline, so none of them reads as a wave mark; pickups sit on gold discs.
   const COLORS = {
     player: "#2D7DF6", board: "#FFFFFF", boardEdge: "#0B1A33",

@@ -14,7 +14,7 @@
   const GAME_ID = "12-fireboy-and-watergirl";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 12). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 12). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;

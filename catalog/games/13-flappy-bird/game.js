@@ -10,11 +10,11 @@
   const GAME_ID = "13-flappy-bird";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 13). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 13). Units: px, px/s, px/s^2, ticks of 1/60 s.
   //
   // Four values differ from the spec (gap 190, flap -520, max fall 700, climb
   // up to 250 between pipes). With those, an agent that may act only every
-  // 200 ms (games.md 1.9) often has no safe choice: a flap lifts the bird 75 px
+  // 200 ms (docs/games.md 1.9) often has no safe choice: a flap lifts the bird 75 px
   // while two waits later it drops 140 px per step, and the 160 px of slack in
   // a 190 px gap cannot hold both; even an exhaustive 2 s look-ahead died on 3
   // of 10 seeds. With a 220 px gap, a 56 px flap arc, a 500 px/s fall cap and
@@ -92,7 +92,7 @@
     const core = new Core();
     core.seed = seed;
     core.level = level;
-    // Two streams (games.md 1.5): the level stream makes the pipes; the runtime
+    // Two streams (docs/games.md 1.5): the level stream makes the pipes; the runtime
     // stream is reserved for runtime events (Flappy Bird has none), so adding
     // any later can never shift the pipe layout.
     core.levelRng = makeRng(base);

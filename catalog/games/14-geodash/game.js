@@ -14,7 +14,7 @@
   const GAME_ID = "14-geodash";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 14). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 14). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -37,7 +37,7 @@
   const ORB_VY = -1100;
   const GRAVITY = 3400;
   const SPEEDS = { 1: 600, 2: 600, 3: 720 };
-  const BUFFER_TICKS = 6;         // 0.1 s jump buffer (games.md 1.3)
+  const BUFFER_TICKS = 6;         // 0.1 s jump buffer (docs/games.md 1.3)
   const COYOTE_TICKS = 6;         // 0.1 s coyote time
   const SNAP = 12;                // a top this far above the cube's old bottom is landed on
   const ORB_R = 26;               // orb reach (circle vs cube box)

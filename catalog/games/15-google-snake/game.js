@@ -10,7 +10,7 @@
   const GAME_ID = "15-google-snake";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 15). Units: cells, px, ticks of 1/60 s.
+  // Constants (docs/games.md section 15). Units: cells, px, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -75,7 +75,7 @@
     const core = new Core();
     core.seed = seed;
     core.level = level;
-    // Two streams (games.md 1.5): the level stream places the opening apples,
+    // Two streams (docs/games.md 1.5): the level stream places the opening apples,
     // the runtime stream every apple that replaces an eaten one.
     core.levelRng = { s: hash32(GAME_ID, seed, level) };
     core.runtimeRng = { s: hash32(GAME_ID, seed, level, "runtime") };

@@ -102,7 +102,7 @@
     core.seed = seed;
     core.level = level;
     core.cfg = LEVELS[level];
-    // Two streams (games.md 1.5): the spawn schedule (single or double) draws
+    // Two streams (docs/games.md 1.5): the spawn schedule (single or double) draws
     // exactly once per spawn from genRng; lanes and colours come from runRng,
     // whose number of draws varies with the retries below.
     core.genRng = makeRng(hash32(base, "gen"));

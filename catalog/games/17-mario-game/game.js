@@ -11,7 +11,7 @@
   const GAME_ID = "17-mario-game";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 17). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 17). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -28,7 +28,7 @@
   const G = 2600;
   const HOLD_TICKS = 15;          // 0.25 s: a held jump rises ~285 px, a tap ~190 px
   const MAX_FALL = 900;
-  const BUFFER_TICKS = 6;         // 0.1 s jump buffer (games.md 1.3)
+  const BUFFER_TICKS = 6;         // 0.1 s jump buffer (docs/games.md 1.3)
   const COYOTE_TICKS = 6;         // 0.1 s coyote time
   const STOMP_BOUNCE = -550;
   const MW = 32;

@@ -360,7 +360,7 @@
       blocks, maxY, trees, spawn: { x: SPAWN_X + 0.5, y: hs + 1, z: SPAWN_Z + 0.5 },
       cliff: { side, faceX, zc, height: cliffH, base: hs }, ok: false,
     };
-    // Guarantees (games.md 18, but for iron): the front tree fills the spawn
+    // Guarantees (docs/games.md 18, but for iron): the front tree fills the spawn
     // crosshair, three or more trees within 10 blocks, the cliff face shows
     // >= 20 stone within 8 blocks, >= POCKET_ORE iron lies in the pocket
     // behind it, and no iron anywhere has air within two blocks.

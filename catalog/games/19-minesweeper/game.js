@@ -141,7 +141,7 @@
   // neighbours, so the first click always opens an area. On a 9x9 board
   // with 10 mines a uniform layout is mostly one opening of 50-60 cells, and
   // a single lucky click would clear most of it, so layouts are drawn again
-  // (deterministic retry, games.md 1.5) until no opening holds more than
+  // (deterministic retry, docs/games.md 1.5) until no opening holds more than
   // MAX_OPENING cells; after MAX_LAYOUTS draws the one with the smallest
   // largest opening is kept. The layout depends only on (seed, level, first
   // cell): same first click => same board.

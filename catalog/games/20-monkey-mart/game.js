@@ -14,9 +14,9 @@
   const GAME_ID = "20-monkey-mart";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 20). Times in ticks of 1/60 s.
+  // Constants (docs/games.md section 20). Times in ticks of 1/60 s.
   //
-  // Two rates differ from the spec (games.md 1.9 lets a game tune its own rates
+  // Two rates differ from the spec (docs/games.md 1.9 lets a game tune its own rates
   // so the expert reaches the targets within 100 steps): customers come every
   // 2.0 s (spec 2.5 s) and trees grow a banana back every 1.0 s (spec 1.5 s).
   // With the spec's rates the state-machine oracle earned $130 within 100
@@ -125,7 +125,7 @@
     const c = new Core();
     c.seed = seed;
     c.level = level;
-    // Two streams (games.md 1.5): the level stream sets the trees' starting
+    // Two streams (docs/games.md 1.5): the level stream sets the trees' starting
     // crops; the runtime stream draws every customer's wish.
     const levelRng = { s: hash32(GAME_ID, seed, level) };
     c.runRng = { s: hash32(GAME_ID, seed, level, "runtime") };

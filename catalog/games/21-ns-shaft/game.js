@@ -13,7 +13,7 @@
   const GAME_ID = "21-ns-shaft";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 21). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 21). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -100,7 +100,7 @@
     const core = new Core();
     core.seed = seed;
     core.level = level;
-    // Two streams (games.md 1.5): the level stream lays out platforms by index
+    // Two streams (docs/games.md 1.5): the level stream lays out platforms by index
     // (depth); the runtime stream is reserved for runtime events (none yet).
     core.levelRng = { s: hash32(GAME_ID, seed, level) };
     core.runtimeRng = { s: hash32(GAME_ID, seed, level, "runtime") };

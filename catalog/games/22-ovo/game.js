@@ -11,7 +11,7 @@
   const GAME_ID = "22-ovo";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 22). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 22). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -31,7 +31,7 @@
   const SLIDE_TICKS = 36;          // 0.6 s
   const SLIDE_MIN = 360;           // a slide keeps at least this speed
   const SMASH_VY = 1400;
-  const BUFFER_TICKS = 6;          // 0.1 s jump buffer (games.md 1.3)
+  const BUFFER_TICKS = 6;          // 0.1 s jump buffer (docs/games.md 1.3)
   const COYOTE_TICKS = 6;          // 0.1 s coyote time
   const RW = 24;
   const RH = 40;

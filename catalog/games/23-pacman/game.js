@@ -10,7 +10,7 @@
   const GAME_ID = "23-pacman";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 23). Positions are integers in sub-tile units:
+  // Constants (docs/games.md section 23). Positions are integers in sub-tile units:
   // a tile is U = 2400 units, so every speed (tiles/s x 40 units per tick) and
   // its +5 % per maze is a whole number and tile centres are hit exactly.
   // ---------------------------------------------------------------------------
@@ -191,7 +191,7 @@
     core.level = level;
     // The maze is hand-made and, as in the original, frightened ghosts turn by
     // a PRNG that restarts identically every game, so the seed changes nothing
-    // (capabilities.supports_seed = false). Two streams all the same (games.md
+    // (capabilities.supports_seed = false). Two streams all the same (docs/games.md
     // 1.5): the level stream is unused, the runtime one drives those turns.
     core.levelRng = { s: hash32(GAME_ID, level) };
     core.runtimeRng = { s: hash32(GAME_ID, level, "runtime") };

@@ -7,14 +7,14 @@
 //
 // The layouts are fixed and nothing is random, so the seed changes nothing
 // (capabilities.supports_seed = false). The bird flaps by itself, so there is
-// no jump input and the jump buffer / coyote time of games.md 1.3 do not apply.
+// no jump input and the jump buffer / coyote time of docs/games.md 1.3 do not apply.
 (function () {
   "use strict";
 
   const GAME_ID = "24-restless-wing-syndrome";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 24). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 24). Units: px, px/s, px/s^2, ticks of 1/60 s.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;

@@ -49,7 +49,7 @@
   const CAR_MAX = 480;
   const CAR_FRICTION = 1000;       // ground deceleration with no key
   const JUMP_VY = -620;
-  const JUMP_BUFFER_TICKS = 6;     // 0.1 s (games.md 1.3)
+  const JUMP_BUFFER_TICKS = 6;     // 0.1 s (docs/games.md 1.3)
   const BOOST_ACCEL = 2600;
   const BOOST_MAX = 760;
   const BOOST_DRAIN = 50;          // meter per second while boosting
@@ -106,7 +106,7 @@
     const core = new Core();
     core.seed = seed;
     core.level = level;
-    // Two streams (games.md 1.5): the arena is fixed, so the level stream is
+    // Two streams (docs/games.md 1.5): the arena is fixed, so the level stream is
     // unused; the runtime stream draws each kickoff's ball drop.
     core.levelRng = makeRng(hash32(GAME_ID, seed, level, "level"));
     core.runtimeRng = makeRng(hash32(GAME_ID, seed, level, "runtime"));

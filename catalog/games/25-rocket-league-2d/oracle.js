@@ -35,7 +35,7 @@
     return 0;
   }
 
-  // The striker policy used inside rollouts (games.md's oracle outline).
+  // The striker policy used inside rollouts (docs/games.md's oracle outline).
   function striker(core) {
     const p = core.player;
     const b = core.ball;

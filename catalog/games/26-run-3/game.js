@@ -10,14 +10,14 @@
   const GAME_ID = "26-run-3";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 26).
+  // Constants (docs/games.md section 26).
   //
   // The ring: 4 walls x 5 lanes = 20 lanes; the runner's lateral position `s`
   // runs round the ring in metres (0..20), its floor is wall floor(s / 5), so
   // stepping past a floor's edge makes the next wall the floor by itself.
   // Rows are 2 m deep; row r spans z in [2r, 2r + 2).
   //
-  // Departures, for the step-granularity rule (games.md 1.9): the guaranteed
+  // Departures, for the step-granularity rule (docs/games.md 1.9): the guaranteed
   // route changes lane at most once per 8 rows (spec 2: at 32 m/s one 0.2 s
   // strafe covers 3 rows) and keeps both lanes solid for 4 rows around each
   // change; its holes are 1-2 rows long (spec <= 3) and at least 14 rows apart, so

@@ -81,7 +81,7 @@
     const core = new Core();
     core.seed = seed;
     core.level = level;
-    // Two streams (games.md 1.5): the level stream draws each slab's start
+    // Two streams (docs/games.md 1.5): the level stream draws each slab's start
     // offset in slab order; the runtime stream is reserved (no runtime events).
     core.levelRng = makeRng(hash32(GAME_ID, seed, level, "slabs"));
     core.runtimeRng = makeRng(hash32(GAME_ID, seed, level, "runtime"));

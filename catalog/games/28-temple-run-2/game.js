@@ -11,7 +11,7 @@
   const GAME_ID = "28-temple-run-2";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 28). Units: m, m/s, ticks of 1/60 s.
+  // Constants (docs/games.md section 28). Units: m, m/s, ticks of 1/60 s.
   //
   // Segment frame: x to the right (lane centres -1.2, 0, +1.2), z forward from
   // the previous junction's centre, y up. Segment i ends at its junction's
@@ -19,7 +19,7 @@
   // with 0.12 m/s^2 of acceleration, capped at 20), so the generator knows the
   // speed at every obstacle and spaces them by time, never closer than
   // GAP_MIN_S seconds: with 0.5 s steps every obstacle then leaves a window of
-  // more than 0.65 s (games.md 1.9), and two lane changes fit between two.
+  // more than 0.65 s (docs/games.md 1.9), and two lane changes fit between two.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -466,7 +466,7 @@
   // Renderer. The camera sits CAM_UP m above the path and CAM_BACK m behind
   // the runner, pitched down, in the current segment's frame; after a turn it
   // swings 90 degrees back onto the new heading (the camera is higher than
-  // games.md's 2 m, so the runner never hides the path ahead). The scene is a
+  // docs/games.md's 2 m, so the runner never hides the path ahead). The scene is a
   // few batched flat polygons (no gradients, no image copies, no per-frame
   // allocation), clipped below a HUD bar whose texts are redrawn only when
   // they change; frames nobody can see are skipped (frameCanBeSeen).
@@ -985,7 +985,7 @@
       textOutlined("Monkeys close behind! Do not trip again", W / 2, HUD_H + 30, "bold 24px sans-serif", "center");
     }
     // Junctions are shown only by the path's shape and the glowing arrows on it
-    // (games.md 28): a text such as "TURN RIGHT" would give the answer away.
+    // (docs/games.md 28): a text such as "TURN RIGHT" would give the answer away.
   }
 
   function render() {

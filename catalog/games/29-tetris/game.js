@@ -123,7 +123,7 @@
     const core = new Core();
     core.seed = seed;
     core.level = level; // selected level (always 1); the speed level is core.speedLevel
-    // Two streams (games.md 1.5): bags come from the generation stream; the
+    // Two streams (docs/games.md 1.5): bags come from the generation stream; the
     // runtime stream is reserved so that any later runtime draw cannot shift
     // the piece sequence.
     core.genRng = makeRng(hash32(base, "gen"));

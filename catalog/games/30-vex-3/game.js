@@ -12,7 +12,7 @@
 
   const GAME_ID = "30-vex-3";
 
-  // Constants (games.md section 30). Units: px, px/s, px/s^2, ticks of 1/60 s.
+  // Constants (docs/games.md section 30). Units: px, px/s, px/s^2, ticks of 1/60 s.
   const W = 1280;
   const H = 720;
   const HUD_H = 56;
@@ -32,7 +32,7 @@
   const SLIDE_TICKS = 42;          // 0.7 s
   const SLIDE_V = 480;
   const KICK_LOCK = 12;            // ticks a wall kick ignores steering: no climbing one wall
-  const BUFFER_TICKS = 6;          // 0.1 s jump buffer (games.md 1.3)
+  const BUFFER_TICKS = 6;          // 0.1 s jump buffer (docs/games.md 1.3)
   const COYOTE_TICKS = 6;          // 0.1 s coyote time
   const RESPAWN_TICKS = 24;        // 0.4 s
   const RW = 24;

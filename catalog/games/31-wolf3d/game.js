@@ -15,7 +15,7 @@
   const GAME_ID = "31-wolf3d";
 
   // ---------------------------------------------------------------------------
-  // Constants (games.md section 31)
+  // Constants (docs/games.md section 31)
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -179,7 +179,7 @@
     const core = new Core();
     core.seed = seed;
     core.level = level;
-    // Two streams (games.md 1.5): the level stream places the guards, the
+    // Two streams (docs/games.md 1.5): the level stream places the guards, the
     // runtime stream decides the guards' hits.
     const levelRng = { s: hash32(GAME_ID, seed, level) };
     core.runRng = { s: hash32(GAME_ID, seed, level, "runtime") };

@@ -36,7 +36,7 @@
   const FLIP_STAGGER_MS = 90;
   const FLIP_TOTAL_MS = FLIP_MS + (COLS - 1) * FLIP_STAGGER_MS;
 
-  // Appendix A of games.md: every word is a possible answer (561 words).
+  // Appendix A of docs/games.md: every word is a possible answer (561 words).
   const WORDS = (
     "about above actor acute admit adopt adult after again agent agree ahead alarm album alert alike alive allow " +
     "alone along alter among angel anger angle angry apart apple apply arena argue arise armor array arrow aside " +
@@ -584,7 +584,7 @@
       outlined(ctx, "LEVEL COMPLETE", 640, 300, "bold 40px sans-serif", "center");
       outlined(ctx, `Solved in ${n} ${n === 1 ? "guess" : "guesses"}`, 640, 350, "bold 28px sans-serif", "center");
     } else {
-      // The answer stays hidden (games.md); the next try has a new word.
+      // The answer stays hidden (docs/games.md); the next try has a new word.
       outlined(ctx, "GAME OVER \u2013 out of guesses", 640, 300, "bold 34px sans-serif", "center");
       outlined(ctx, "Six guesses used", 640, 350, "bold 28px sans-serif", "center");
     }

@@ -417,7 +417,7 @@
     return c;
   };
 
-  // Enemies, nearest first, capped at 30 (games.md 1.7).
+  // Enemies, nearest first, capped at 30 (docs/games.md 1.7).
   Core.prototype.enemyList = function () {
     const lv = this.lv;
     const { arr, off } = enemyPositions(lv, this.levelTicks);

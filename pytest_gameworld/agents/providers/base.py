@@ -208,10 +208,6 @@ class ProviderAgent:
             size = smart_resize(size[0], size[1], int(factor))
         return Frame.for_image((vp.width, vp.height), size, self.coordinate_mode())
 
-    def step_text(self, obs: Observation) -> str:
-        """The words before this step's screenshot; the history repeats them before each past one."""
-        return f"Step {obs.step + 1}. Screenshot:"
-
     def tools(self, frame: Frame) -> list[ToolDef]:
         """Generalist: one tool per control; CUA without a native tool: the computer_use function."""
         ctx = self._context()

@@ -117,7 +117,7 @@ def scrub(value: Any, images: list[Image], steps: list[int | None] | None = None
     known: dict[Any, list[str]] = {}
     for i, img in enumerate(images):
         step = steps[i] if steps is not None and i < len(steps) else None
-        # Numbered from 1, as the prompt's own "Step N." and the viewer name steps (steps.jsonl's `step` is 0-based).
+        # Numbered from 1, as the viewer names steps (steps.jsonl's `step` is 0-based).
         label = img.placeholder if step is None else f"{img.placeholder[:-1]}, screen of step {step + 1}>"
         for key in (img.b64, img.data_url, img.data):
             known.setdefault(key, []).append(label)

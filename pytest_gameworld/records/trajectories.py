@@ -1,0 +1,77 @@
+"""A session's trajectories (runs/…/attempt-N/steps.jsonl) checked as evidence: a scored run's trajectory must be
+whole (readable lines, every step, its end line), and an attempt no record names tells how far its run got."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+from .jsonl import read_lines
+from .run_record import ERROR, OK, RunKey, run_key
+
+STEPS = "steps.jsonl"
+DAMAGED_TRAJECTORY = "trajectory_damaged"  # the stop_reason of a scored record read back as unscored
+
+
+def trajectory_problem(session_dir: Path, rec: dict[str, Any]) -> str | None:
+    """Why a scored record's trajectory is not the evidence of its score (one line, `file:line: why`), or None."""
+    rel = rec.get("trajectory")
+    if not rel:
+        return None  # an older record that names none: nothing to check
+    path = session_dir / rel
+    if not path.is_file():
+        return f"{path}: no such file"
+    lines = read_lines(path)
+    if lines.damaged:
+        return str(lines.damaged[0])
+    if not lines.records:
+        return f"{path}: empty"
+    steps = sum(r.get("event") == "step" for r in lines.records)
+    last = lines.records[-1]
+    if last.get("event") != "end":
+        return f"{path}: ends after {steps} step line(s) without its end line (cut short)"
+    if last.get("status") != OK:
+        return f"{path}: its end line says {last.get('status')!r}, the record says {OK!r}"
+    want = rec.get("steps")
+    if isinstance(want, int) and steps != want:
+        return f"{path}: holds {steps} step line(s), the record says {want}"
+    return None
+
+
+def unscore_damaged(session_dir: Path, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records, each scored one whose trajectory is damaged read back as a fault naming the damage: it is
+    not scored, so it is listed missing and --lf or --gw-resume plays it again (the file itself is left as is)."""
+    out = []
+    for rec in records:
+        problem = trajectory_problem(session_dir, rec) if rec.get("status") == OK else None
+        if problem:
+            rec = {**rec, "status": ERROR, "stop_reason": DAMAGED_TRAJECTORY,
+                   "error": f"trajectory damaged: {problem}"}
+        out.append(rec)
+    return out
+
+
+def partial_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) -> dict[RunKey, str]:
+    """Run identity → how far its run got, for attempt folders with a trajectory that no record names: a run
+    whose process was killed while it played (a crashed xdist worker, kill -9) writes no record, but its
+    steps.jsonl shows it started. The latest such attempt of a run speaks for it."""
+    named = {(session_dir / r["trajectory"]).resolve() for r in records if r.get("trajectory")}
+    found: dict[RunKey, tuple[int, str]] = {}
+    for path in (session_dir / "runs").glob(f"**/attempt-*/{STEPS}"):
+        if path.resolve() in named:
+            continue
+        lines = read_lines(path, prefix=True)
+        start = lines.records[0] if lines.records else None
+        if not start or start.get("event") != "start":
+            continue
+        try:
+            key = run_key(start)
+            number = int(path.parent.name.split("-")[1])
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue
+        steps = sum(r.get("event") == "step" for r in lines.records)
+        why = (f"interrupted after {steps} step(s) (no record: the process playing it stopped; "
+               f"{path.relative_to(session_dir)} holds what was played)")
+        if key not in found or number > found[key][0]:
+            found[key] = (number, why)
+    return {k: why for k, (_, why) in found.items()}
