@@ -14,13 +14,9 @@ import concurrent.futures
 import threading
 from typing import Any, Awaitable, TypeVar
 
+from ..browser.host import BrowserHost
 from ..browser.processes import kill_launched
 from .options import BrowserOptions
-
-try:
-    from ..browser.host import BrowserHost
-except ImportError:  # until the concurrency engine's host module lands on this branch
-    from ..plugin.fixtures import BrowserHost  # type: ignore[assignment]
 
 T = TypeVar("T")
 START_TIMEOUT_S = 60.0  # Playwright's driver starting
