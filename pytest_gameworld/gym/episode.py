@@ -116,7 +116,7 @@ class TaskRun:
             await self.close()
             raise
         self.ended = ev.stop is not None
-        return Step(self._obs(), 0.0, False, False, self._info(ev, None, None, self.state))
+        return Step(self._obs(), 0.0, False, False, self._info(ev, None, None, self.state, 1))
 
     async def step(self, action: Any) -> Step:
         """One action (per role) through the benchmark's parser, executed as the play loop executes it."""
@@ -132,7 +132,7 @@ class TaskRun:
             self.state, self.shot = await self.session.observe(self.picture_format, unless_ended=True)
             ev = self._evaluate(self.steps + 1)
             self.steps += 1
-            stepped = self.state
+            stepped, episode = self.state, self.evaluator.episodes  # as steps.jsonl has the step: before a reset
             if self.shot is None and self.picture_format and not ev.reset:
                 self.shot = (await self.session.observe(self.picture_format))[1]  # the last observation
             if ev.reset:
@@ -145,7 +145,7 @@ class TaskRun:
                                                                         and not ev.reset)
         truncated = ev.stop == "max_steps" and not terminated
         self.ended = ev.stop is not None
-        info = self._info(ev, verdicts, score_before, stepped)
+        info = self._info(ev, verdicts, score_before, stepped, episode)
         return Step(self._obs(), self.evaluator.progress - before, terminated, truncated, info)
 
     def _verdicts(self, action: Any) -> dict[str, Verdict]:
@@ -184,12 +184,12 @@ class TaskRun:
         return decode_picture(self.shot, self.size)
 
     def _info(self, ev: StepEval, verdicts: dict[str, Verdict] | None, score_before: float | None,
-              stepped: dict[str, Any]) -> dict[str, Any]:
+              stepped: dict[str, Any], episode: int) -> dict[str, Any]:
         """The step as steps.jsonl has it: state summary, validity, score, progress; counts for the run."""
         info: dict[str, Any] = {
             "state": state_summary(stepped, self.task), "score": ev.score, "best": ev.best,
             "score_delta": ev.score - score_before if score_before is not None else 0.0,
-            "progress": ev.progress, "success": ev.success, "episode": self.evaluator.episodes,
+            "progress": ev.progress, "success": ev.success, "episode": episode,
             "episode_reset": ev.reset, "stop": ev.stop, "step": self.steps, "seed": self.seed,
         }
         if verdicts is not None:
