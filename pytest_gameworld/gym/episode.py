@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..agents.base import AgentReply
 from ..browser.faults import HarnessError
 from ..browser.game_origin import GameFiles
 from ..browser.remote_assets import AssetStore
@@ -23,6 +24,7 @@ from ..play.evaluator import Evaluator, ScoreError, StepEval
 from ..play.prompt_sections import state_text
 from ..play.runner import state_summary
 from ..play.semantic import classify
+from ..play.tally import Tally
 from .options import EnvOptions
 from .spaces import cua_proposal, generalist_choices, generalist_proposal, key_names, picture_size
 
@@ -89,6 +91,7 @@ class TaskRun:
         self.size = picture_size(self.game, opts.screenshot_width)
         self.session: GameSession | None = None
         self.evaluator = Evaluator(self.task)
+        self.tally = Tally()  # the run's verdicts, every role's, as its results line counts them
         self.state: dict[str, Any] = {}
         self.shot: bytes | None = None
         self.steps = 0
@@ -104,7 +107,7 @@ class TaskRun:
         """A fresh run of the task with this seed, exactly as the benchmark's run with that seed starts."""
         await self.close()
         self.seed, self.steps, self.ended = seed, 0, False
-        self.evaluator = Evaluator(self.task)
+        self.evaluator, self.tally = Evaluator(self.task), Tally()
         self.session = await self.host.open(self.files, self.game, seed, self.task.url_suffix, self.assets)
         try:
             if self.picture_format is None and not self.catalog.source:
@@ -123,6 +126,8 @@ class TaskRun:
         if self.session is None or self.ended:
             raise RuntimeError("step() after the episode ended or before reset(): call reset() first")
         verdicts = self._verdicts(action)
+        for verdict in verdicts.values():
+            self.tally.count(verdict, AgentReply(), 0.0, 0.0)
         before = self.evaluator.progress
         score_before = self.evaluator.history[-1] if self.evaluator.history else None
         try:
@@ -191,6 +196,7 @@ class TaskRun:
             "score_delta": ev.score - score_before if score_before is not None else 0.0,
             "progress": ev.progress, "success": ev.success, "episode": episode,
             "episode_reset": ev.reset, "stop": ev.stop, "step": self.steps, "seed": self.seed,
+            "counts": {"valid": self.tally.valid, "ntc": self.tally.ntc, "oos": self.tally.oos},
         }
         if verdicts is not None:
             judged = {name: v.to_json() for name, v in verdicts.items()}

@@ -22,6 +22,8 @@ import pytest_gameworld.gym  # noqa: F401  (registers GameWorld/<task>-v0)
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.gym.engine import Engine
 from pytest_gameworld.gym.options import BrowserOptions
+from pytest_gameworld.gym.spaces import CUA_KINDS
+from pytest_gameworld.play.actions import noop
 
 from session_processes import SessionProcesses
 
@@ -111,6 +113,31 @@ def test_vector_autoreset_same_step_hands_the_final_observation_in_info(one_brow
     finally:
         vec.close()
         single.close()
+
+
+def test_computer_use_an_illegal_action_is_counted_and_waits_the_roles_default_hold(one_browser: Engine) -> None:
+    """2048's player may press only the arrows: "a" is out of its space (OOS), executed as the benchmark does,
+    a wait of the role's default hold; a legal press after it is counted valid."""
+    env = gymnasium.make("GameWorld/01_02-v0", interface="cua", obs="state")
+    try:
+        env.reset(seed=3)
+        keys = env.unwrapped.key_names["player"]
+        hold = load_catalog().games["01-2048"].roles["player"].cua.default_hold_ms
+
+        def press(key: str) -> dict:
+            action = env.action_space.sample()
+            action.update(kind=CUA_KINDS.index("press_key"), duration_ms=0,
+                          keys=np.array([k == key for k in keys], dtype=np.int8))
+            return action
+
+        *_, info = env.step(press("a"))
+        assert (info["validity"], info["action"]) == ("oos", noop(hold).to_json()), info
+        assert info["counts"] == {"valid": 0, "ntc": 0, "oos": 1}
+        *_, info = env.step(press("ArrowUp"))
+        assert info["validity"] == "valid" and info["action"]["keys"] == ["ArrowUp"]
+        assert info["counts"] == {"valid": 1, "ntc": 0, "oos": 1}
+    finally:
+        env.close()
 
 
 SCRIPT = textwrap.dedent("""

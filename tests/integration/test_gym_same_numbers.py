@@ -84,6 +84,7 @@ def test_the_env_replays_the_benchmarks_run_with_the_same_numbers(benchmark_sess
         assert terminated or truncated, f"{task}: the env did not end where the benchmark's run did"
         assert terminated == (end["stop"] == "success") and truncated == (end["stop"] == "max_steps")
         assert (info["progress"], info["success"]) == (record["progress"], record["success"])
+        assert info["counts"] == {"valid": record["valid"], "ntc": record["invalid_ntc"], "oos": record["invalid_oos"]}
         catalog = load_catalog()
         game = catalog.task_game(next(t for t in catalog.tasks if t.id == task))
         assert obs == state_text(end["final_state"], game.observable), f"{task}: final observable state differs"
