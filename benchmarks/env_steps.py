@@ -70,8 +70,8 @@ def timed(step: Callable[[], None], per_call: int, seconds: float) -> tuple[floa
     return calls * per_call / elapsed, calls * per_call
 
 
-def measure_single(env_id: str, obs: str, seconds: float) -> tuple[float, int, float]:
-    env = gymnasium.make(env_id, obs=obs, max_steps=BUDGET)
+def measure_single(env_id: str, obs: str, seconds: float, **opts: Any) -> tuple[float, int, float]:
+    env = gymnasium.make(env_id, obs=obs, max_steps=BUDGET, **opts)
     try:
         env.reset(seed=0)
         env.action_space.seed(0)
@@ -87,10 +87,12 @@ def measure_single(env_id: str, obs: str, seconds: float) -> tuple[float, int, f
         env.close()
 
 
-def measure_vector(env_id: str, obs: str, seconds: float, num_envs: int, mode: str) -> tuple[float, int, float]:
+def measure_vector(env_id: str, obs: str, seconds: float, num_envs: int, mode: str,
+                   **opts: Any) -> tuple[float, int, float]:
+    # spawn: a forked worker would inherit this process's engine thread state; each worker starts clean.
     extra: dict[str, Any] = {"vector_kwargs": {"context": "spawn"}} if mode == "async" else {}
     vec = gymnasium.make_vec(env_id, num_envs=num_envs, vectorization_mode=mode, obs=obs, max_steps=BUDGET,
-                             **extra)
+                             **opts, **extra)
     try:
         vec.reset(seed=0)
         vec.action_space.seed(0)
@@ -107,22 +109,25 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0, help="wall time each configuration is stepped")
     ap.add_argument("--sizes", default="8,32", help="native vector sizes, comma-separated")
     ap.add_argument("--async-envs", type=int, default=8, help="AsyncVectorEnv worker processes")
+    ap.add_argument("--page-timeout", type=float, default=30.0, help="the sandbox's bound on one page call (s)")
     args = ap.parse_args()
     env_id = f"GameWorld/{args.task}-v0"
     sizes = [int(n) for n in args.sizes.split(",") if n]
+    opts = {"page_timeout": args.page_timeout}
     print(f"task={args.task} obs={args.obs} cores={os.cpu_count()} load={os.getloadavg()[0]:.1f} "
-          f"seconds={args.seconds:g} (a vector step counts num_envs steps)", flush=True)
+          f"seconds={args.seconds:g} page_timeout={args.page_timeout:g} (a vector step counts num_envs steps)",
+          flush=True)
     figures: dict[str, float] = {}
-    sps, steps, mb = measure_single(env_id, args.obs, args.seconds)
+    sps, steps, mb = measure_single(env_id, args.obs, args.seconds, **opts)
     figures["single"] = sps
     print(f"single      {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB", flush=True)
     for n in sizes:
-        sps, steps, mb = measure_vector(env_id, args.obs, args.seconds, n, "vector_entry_point")
+        sps, steps, mb = measure_vector(env_id, args.obs, args.seconds, n, "vector_entry_point", **opts)
         figures[f"vector{n}"] = sps
         print(f"vector{n:<5} {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  "
               f"(one browser, {n} contexts)", flush=True)
     n = args.async_envs
-    sps, steps, mb = measure_vector(env_id, args.obs, args.seconds, n, "async")
+    sps, steps, mb = measure_vector(env_id, args.obs, args.seconds, n, "async", **opts)
     figures[f"async{n}"] = sps
     print(f"async{n:<6} {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  ({n} processes, a browser each)",
           flush=True)

@@ -34,7 +34,7 @@ class GameWorldEnv(gymnasium.Env):
         self.render_mode = render_mode
         self._engine: Engine | None = Engine.acquire(self.options.browser)
         try:
-            self.run = TaskRun(self.options, self._engine.host, render_mode)
+            self.run = TaskRun(self.options, self._engine, render_mode)
         except BaseException:
             self._engine.release()
             self._engine = None

@@ -25,6 +25,7 @@ from ..play.prompt_sections import state_text
 from ..play.runner import state_summary
 from ..play.semantic import classify
 from ..play.tally import Tally
+from .engine import Engine
 from .options import EnvOptions
 from .spaces import cua_proposal, generalist_choices, generalist_proposal, key_names, picture_size
 
@@ -77,8 +78,9 @@ class TaskRun:
     the new seed (the page's randomness is seeded on load, as for a benchmark run), a failed episode inside the
     run is reset in place as the runner does."""
 
-    def __init__(self, opts: EnvOptions, host: Any, render_mode: str | None = None) -> None:
-        self.opts, self.host, self.render_mode = opts, host, render_mode
+    def __init__(self, opts: EnvOptions, engine: Engine, render_mode: str | None = None) -> None:
+        self.opts, self.render_mode = opts, render_mode
+        self.host, self.opening = engine.host, engine.opening
         self.catalog, self.files = catalog_at(opts.catalog)
         self.task, self.game = find_task(self.catalog, opts.task)
         # The run's budget, as the runner gives its evaluator (--gw-max-steps overrides the task's).
@@ -108,16 +110,17 @@ class TaskRun:
         await self.close()
         self.seed, self.steps, self.ended = seed, 0, False
         self.evaluator, self.tally = Evaluator(self.task), Tally()
-        self.session = await self.host.open(self.files, self.game, seed, self.task.url_suffix, self.assets)
-        try:
-            if self.picture_format is None and not self.catalog.source:
-                await self.session.skip_drawing()  # nobody will see this run (an imported page is left as it is)
-            self.state, self.shot = await self.session.init_observed(self.task.init_config(seed),
-                                                                      self.picture_format)
-            ev = self._evaluate(0)
-        except BaseException:
-            await self.close()
-            raise
+        async with self.opening:
+            self.session = await self.host.open(self.files, self.game, seed, self.task.url_suffix, self.assets)
+            try:
+                if self.picture_format is None and not self.catalog.source:
+                    await self.session.skip_drawing()  # nobody will see this run (an imported page is left as is)
+                self.state, self.shot = await self.session.init_observed(self.task.init_config(seed),
+                                                                          self.picture_format)
+                ev = self._evaluate(0)
+            except BaseException:
+                await self.close()
+                raise
         self.ended = ev.stop is not None
         return Step(self._obs(), 0.0, False, False, self._info(ev, None, None, self.state, 1))
 

@@ -17,7 +17,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
-from .engine import Engine
+from .engine import OPENS_AT_ONCE, Engine
 from .env import SEED_RANGE
 from .episode import Step, TaskRun
 from .options import EnvOptions
@@ -45,7 +45,7 @@ class GameWorldVectorEnv(VectorEnv):
         self.num_envs, self.render_mode = num_envs, render_mode
         self._engine: Engine | None = Engine.acquire(self.options.browser)
         try:
-            self.runs = [TaskRun(self.options, self._engine.host, render_mode) for _ in range(num_envs)]
+            self.runs = [TaskRun(self.options, self._engine, render_mode) for _ in range(num_envs)]
         except BaseException:
             self._engine.release()
             self._engine = None
@@ -140,7 +140,9 @@ class GameWorldVectorEnv(VectorEnv):
         async def together() -> list[Any]:
             return list(await asyncio.gather(*coros, return_exceptions=True))
 
-        results = self.engine.run(together(), what=f"a vector {what} of {self.options.task}")
+        # Games open OPENS_AT_ONCE at a time: a vector's resets take that many rounds of a reset's bound.
+        rounds = -(-len(coros) // OPENS_AT_ONCE)
+        results = self.engine.run(together(), self.engine.bound_s * rounds, f"a vector {what} of {self.options.task}")
         for i, result in zip(which, results):
             if isinstance(result, BaseException):
                 raise SubEnvFault(f"sub-environment {i} of {self.options.task} failed during {what}: "
