@@ -109,6 +109,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0, help="wall time each configuration is stepped")
     ap.add_argument("--sizes", default="8,32", help="native vector sizes, comma-separated")
     ap.add_argument("--async-envs", type=int, default=8, help="AsyncVectorEnv worker processes")
+    ap.add_argument("--only", default="single,vector,async", help="which of single, vector, async to measure")
     ap.add_argument("--page-timeout", type=float, default=30.0, help="the sandbox's bound on one page call (s)")
     args = ap.parse_args()
     env_id = f"GameWorld/{args.task}-v0"
@@ -117,22 +118,26 @@ def main() -> None:
     print(f"task={args.task} obs={args.obs} cores={os.cpu_count()} load={os.getloadavg()[0]:.1f} "
           f"seconds={args.seconds:g} page_timeout={args.page_timeout:g} (a vector step counts num_envs steps)",
           flush=True)
+    only = set(args.only.split(","))
     figures: dict[str, float] = {}
-    sps, steps, mb = measure_single(env_id, args.obs, args.seconds, **opts)
-    figures["single"] = sps
-    print(f"single      {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB", flush=True)
-    for n in sizes:
+    if "single" in only:
+        sps, steps, mb = measure_single(env_id, args.obs, args.seconds, **opts)
+        figures["single"] = sps
+        print(f"single      {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB", flush=True)
+    for n in sizes if "vector" in only else []:
         sps, steps, mb = measure_vector(env_id, args.obs, args.seconds, n, "vector_entry_point", **opts)
         figures[f"vector{n}"] = sps
         print(f"vector{n:<5} {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  "
               f"(one browser, {n} contexts)", flush=True)
-    n = args.async_envs
-    sps, steps, mb = measure_vector(env_id, args.obs, args.seconds, n, "async", **opts)
-    figures[f"async{n}"] = sps
-    print(f"async{n:<6} {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  ({n} processes, a browser each)",
-          flush=True)
+    base = f"async{args.async_envs}"
+    if "async" in only:
+        sps, steps, mb = measure_vector(env_id, args.obs, args.seconds, args.async_envs, "async", **opts)
+        figures[base] = sps
+        print(f"{base:<11} {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  "
+              f"({args.async_envs} processes, a browser each)", flush=True)
     for n in sizes:
-        print(f"vector{n} / async{args.async_envs}: {figures[f'vector{n}'] / figures[f'async{args.async_envs}']:.2f}x")
+        if f"vector{n}" in figures and base in figures:
+            print(f"vector{n} / {base}: {figures[f'vector{n}'] / figures[base]:.2f}x")
     print(" ".join(f"{name}_sps={value:.1f}" for name, value in figures.items()))
 
 

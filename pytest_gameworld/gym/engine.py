@@ -19,7 +19,7 @@ from ..browser.processes import kill_launched
 from .options import BrowserOptions
 
 T = TypeVar("T")
-START_TIMEOUT_S = 60.0  # Playwright's driver starting
+START_TIMEOUT_S = 60.0  # Playwright's driver starting (at least; twice the page timeout when that is longer)
 # Games opening at once on the engine's browser. Opening (a context, the page's load, its readiness gate) is
 # the heavy part of a reset: a vector of 32 resetting together would otherwise load 32 pages at once, and on a
 # busy machine each would wait past its page timeout. Steps are not limited.
@@ -46,7 +46,7 @@ class Engine:
         self.host: Any = None
         self.opening = asyncio.Semaphore(OPENS_AT_ONCE)  # bound to the loop it is first used on (Python >= 3.10)
         try:
-            self.run(self._start(), START_TIMEOUT_S, "Playwright's driver to start")
+            self.run(self._start(), max(START_TIMEOUT_S, 2 * options.page_timeout), "Playwright's driver to start")
         except BaseException:
             self._stop_loop()
             raise

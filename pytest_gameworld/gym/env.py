@@ -14,9 +14,8 @@ import gymnasium
 import numpy as np
 
 from .engine import Engine
-from .episode import TaskRun
+from .episode import start_runs
 from .options import EnvOptions
-from .spaces import cua_space, observation_space, per_role
 
 SEED_RANGE = 2**31 - 1  # a run's seed is a non-negative 31-bit integer (catalog/run_cases.py Case.seed)
 
@@ -28,26 +27,13 @@ class GameWorldEnv(gymnasium.Env):
     metadata = {"render_modes": ["rgb_array"], "render_fps": 5}
 
     def __init__(self, task: str, render_mode: str | None = None, **options: Any) -> None:
-        if render_mode not in (None, "rgb_array"):
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.options = EnvOptions.from_kwargs(task, **options)
         self.render_mode = render_mode
-        self._engine: Engine | None = Engine.acquire(self.options.browser)
-        try:
-            self.run = TaskRun(self.options, self._engine, render_mode)
-        except BaseException:
-            self._engine.release()
-            self._engine = None
-            raise
-        game = self.run.game
+        engine, (self.run,) = start_runs(self.options, 1, render_mode)
+        self._engine: Engine | None = engine
         self.choices = self.run.choices  # per role: the Discrete index's controls and arguments (generalist)
         self.key_names = self.run.keys  # per role: the "keys" field's key names (computer use)
-        if self.options.interface == "generalist":
-            self.action_space = per_role(game, lambda name, _: gymnasium.spaces.Discrete(len(self.choices[name])))
-        else:
-            self.action_space = per_role(game, lambda _, role: cua_space(role, game))
-        self.observation_space = observation_space(game, self.options.obs, self.options.screenshot_width,
-                                                   self.options.browser.max_state_bytes)
+        self.action_space, self.observation_space = self.run.action_space, self.run.observation_space
 
     @property
     def engine(self) -> Engine:

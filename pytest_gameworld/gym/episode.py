@@ -27,7 +27,7 @@ from ..play.semantic import classify
 from ..play.tally import Tally
 from .engine import Engine
 from .options import EnvOptions
-from .spaces import cua_proposal, generalist_choices, generalist_proposal, key_names, picture_size
+from .spaces import cua_proposal, env_spaces, generalist_choices, generalist_proposal, key_names, picture_size
 
 PICTURE_FORMAT = "png"  # lossless: the observation is the page's pixels (then shrunk to the model's width)
 
@@ -62,6 +62,22 @@ def decode_picture(shot: bytes, size: tuple[int, int]) -> np.ndarray:
     return np.asarray(rgb, dtype=np.uint8)
 
 
+RENDER_MODES = (None, "rgb_array")
+
+
+def start_runs(opts: EnvOptions, count: int, render_mode: str | None) -> tuple[Engine, list[TaskRun]]:
+    """The engine of the options' browser (counted as used once more) and ``count`` runs of the task on it; the
+    engine is released again should a run not be made (an unknown task, a damaged catalog)."""
+    if render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+    engine = Engine.acquire(opts.browser)
+    try:
+        return engine, [TaskRun(opts, engine, render_mode) for _ in range(count)]
+    except BaseException:
+        engine.release()
+        raise
+
+
 @dataclass
 class Step:
     """What one reset or step returns, before Gymnasium's wrapping."""
@@ -91,6 +107,7 @@ class TaskRun:
         self.choices = {name: generalist_choices(role) for name, role in self.game.roles.items()}
         self.keys = {name: key_names(role) for name, role in self.game.roles.items()}
         self.size = picture_size(self.game, opts.screenshot_width)
+        self.action_space, self.observation_space = env_spaces(self.game, opts, self.choices)
         self.session: GameSession | None = None
         self.evaluator = Evaluator(self.task)
         self.tally = Tally()  # the run's verdicts, every role's, as its results line counts them

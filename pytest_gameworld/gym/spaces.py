@@ -17,6 +17,7 @@ from gymnasium import spaces
 from ..agents.providers.coords import downscaled_size
 from ..catalog.specs import Control, GameSpec, Role
 from ..play.actions import MAX_ACTION_MS, MOUSE_BUTTONS, Proposal, normalize_key
+from .options import EnvOptions
 
 # The low-level kinds a computer-use action picks by index ("kind"), in this order.
 CUA_KINDS = ("wait", "press_key", "click", "right_click", "click_hold", "drag", "mouse_move", "scroll", "type")
@@ -162,6 +163,17 @@ def observation_space(game: GameSpec, obs: str, width: int | None, max_state_byt
     if obs == "state":
         return text
     return spaces.Dict({"screenshot": picture, "state": text})
+
+
+def env_spaces(game: GameSpec, opts: EnvOptions, choices: Mapping[str, list[Choice]]) -> tuple[spaces.Space,
+                                                                                                 spaces.Space]:
+    """One environment's action space (per role: generalist a Discrete over ``choices``, computer use the Dict
+    of ``cua_space``) and observation space."""
+    if opts.interface == "generalist":
+        action = per_role(game, lambda name, _: spaces.Discrete(len(choices[name])))
+    else:
+        action = per_role(game, lambda _, role: cua_space(role, game))
+    return action, observation_space(game, opts.obs, opts.screenshot_width, opts.browser.max_state_bytes)
 
 
 def per_role(game: GameSpec, space_of: Any) -> spaces.Space:

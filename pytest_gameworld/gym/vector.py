@@ -12,16 +12,14 @@ import asyncio
 from typing import Any, Sequence
 
 import numpy as np
-from gymnasium.spaces import Discrete
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
 from .engine import OPENS_AT_ONCE, Engine
 from .env import SEED_RANGE
-from .episode import Step, TaskRun
+from .episode import Step, start_runs
 from .options import EnvOptions
-from .spaces import cua_space, observation_space, per_role
 
 
 class SubEnvFault(RuntimeError):
@@ -37,27 +35,14 @@ class GameWorldVectorEnv(VectorEnv):
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP, **options: Any) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        if render_mode not in (None, "rgb_array"):
-            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.options = EnvOptions.from_kwargs(task, **options)
         self.num_envs, self.render_mode = num_envs, render_mode
-        self._engine: Engine | None = Engine.acquire(self.options.browser)
-        try:
-            self.runs = [TaskRun(self.options, self._engine, render_mode) for _ in range(num_envs)]
-        except BaseException:
-            self._engine.release()
-            self._engine = None
-            raise
-        first = self.runs[0]
-        game = first.game
-        if self.options.interface == "generalist":
-            self.single_action_space = per_role(game, lambda name, _: Discrete(len(first.choices[name])))
-        else:
-            self.single_action_space = per_role(game, lambda _, role: cua_space(role, game))
-        self.single_observation_space = observation_space(game, self.options.obs, self.options.screenshot_width,
-                                                          self.options.browser.max_state_bytes)
+        engine, self.runs = start_runs(self.options, num_envs, render_mode)
+        self._engine: Engine | None = engine
+        self.single_action_space = self.runs[0].action_space
+        self.single_observation_space = self.runs[0].observation_space
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._rngs = [seeding.np_random()[0] for _ in range(num_envs)]
