@@ -22,6 +22,11 @@ def default_catalog_dir() -> Path:
 _TASK_FILE = re.compile(r"^(\d\d)_(\d\d)\.ya?ml$")
 
 
+def task_file_ids(root: Path) -> list[str]:
+    """The task ids a catalog's task file names give (tasks/NN-slug/NN_TT.yaml), sorted, without reading a file."""
+    return sorted(path.stem for path in (root / "tasks").glob("*/*.y*ml") if _TASK_FILE.match(path.name))
+
+
 def load_native(root: Path) -> Catalog:
     """Load and validate a catalog in our format; raise CatalogError naming the first bad file and field."""
     if not (root / "games").is_dir():

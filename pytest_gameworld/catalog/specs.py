@@ -197,6 +197,12 @@ class TaskSpec(_Strict):
     def score_fields(self) -> list[str]:
         return [self.score] if isinstance(self.score, str) else list(self.score.fields)
 
+    def init_config(self, seed: int) -> dict[str, Any]:
+        """The argument of the game's gameAPI.init for a run of this task with this seed (every caller that
+        starts a task's game starts it with this, so a seed gives the same start everywhere)."""
+        return {"seed": seed, "level": self.level, "difficulty": self.difficulty, "task": self.oracle_view(),
+                **self.init}
+
     def oracle_view(self) -> dict[str, Any]:
         """The task as the game's oracle sees it."""
         score = self.score if isinstance(self.score, str) else self.score.model_dump()

@@ -393,8 +393,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
     try:
         if not run.wants_pixels and not cfg.photographed and not cfg.catalog_source:
             await session.skip_drawing()  # nobody will see this run (an imported page is left as it is)
-        await run.settle(session.init_observed({"seed": cfg.seed, "level": task.level, "difficulty": task.difficulty,
-                                                 "task": task.oracle_view(), **task.init}, run.picture_format))
+        await run.settle(session.init_observed(task.init_config(cfg.seed), run.picture_format))
         if (solved := solved_at_start(task, run.state)) is not None:  # before scoring: the record claims nothing
             raise HarnessError(f"{cfg.game.id}: {solved}")
         ev = run.evaluate(0)

@@ -81,8 +81,7 @@ async def _check_task(session: GameSession, task: TaskSpec, needs_assets: set[st
     needs internet assets it is not given is added to ``needs_assets``, its problem named once)."""
     problems: list[str] = []
     try:
-        state = await session.init({"seed": 0, "level": task.level, "difficulty": task.difficulty,
-                                    "task": task.oracle_view(), **task.init})
+        state = await session.init(task.init_config(0))
         for path in task.score_fields + [r.field for r in task.requires]:
             try:
                 read_number(state, path)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "pytest_gameworld"
-SUBPACKAGES = ("plugin", "catalog", "browser", "play", "agents", "endpoint", "records", "report")
+SUBPACKAGES = ("plugin", "catalog", "browser", "play", "agents", "endpoint", "records", "report", "gym")
 # Parsing, legality, evaluation, aggregation and the gate: unit-testable without a browser or pytest.
 PURE = (
     "catalog.specs", "catalog.run_cases", "catalog.listing", "catalog.keywords", "catalog.model_names",
@@ -71,6 +71,17 @@ def test_a_pure_module_imports_no_browser_and_no_pytest(module: str) -> None:
                           cwd=PACKAGE.parent)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "", f"pytest_gameworld.{module} imports {done.stdout.strip()}"
+
+
+def test_the_gym_package_imports_no_pytest() -> None:
+    """The environments run in a trainer's process, not a pytest session: no pytest, no plugin package."""
+    code = ("import sys, pytest_gameworld.gym.env, pytest_gameworld.gym.vector\n"
+            "bad = ('pytest', '_pytest', 'pytest_gameworld.plugin')\n"
+            "print(' '.join(sorted(m for m in sys.modules if m in bad or m.startswith(tuple(b + '.' for b in bad)))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=PACKAGE.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"pytest_gameworld.gym imports {done.stdout.strip()}"
 
 
 def test_no_import_cycle() -> None:

@@ -1,0 +1,128 @@
+"""The engine behind the environments: one asyncio loop in a background thread of its own, with Playwright
+and the process's one BrowserHost in it. Gymnasium's API is synchronous; each reset and step is a coroutine
+run on this loop, so a vector of environments steps all its games at once on the one browser (a context each).
+
+Environments made with the same browser options share an engine; the last one to close it closes the browser,
+stops Playwright's driver and ends the thread, leaving no process behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import concurrent.futures
+import threading
+from typing import Any, Awaitable, TypeVar
+
+from ..browser.host import BrowserHost
+from ..browser.processes import kill_launched
+from .options import BrowserOptions
+
+T = TypeVar("T")
+START_TIMEOUT_S = 60.0  # Playwright's driver starting (at least; twice the page timeout when that is longer)
+# Games opening at once on the engine's browser. Opening (a context, the page's load, its readiness gate) is
+# the heavy part of a reset: a vector of 32 resetting together would otherwise load 32 pages at once, and on a
+# busy machine each would wait past its page timeout. Steps are not limited.
+OPENS_AT_ONCE = 4
+
+
+class EngineTimeout(RuntimeError):
+    """An operation of the engine did not finish within its bound."""
+
+
+class Engine:
+    """A loop thread, Playwright and a BrowserHost, shared by the environments of one set of browser options."""
+
+    _shared: dict[tuple[Any, ...], "Engine"] = {}
+    _lock = threading.Lock()
+
+    def __init__(self, options: BrowserOptions) -> None:
+        self.options = options
+        self.users = 0
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="gameworld-gym", daemon=True)
+        self.thread.start()
+        self.playwright: Any = None
+        self.host: Any = None
+        self.opening = asyncio.Semaphore(OPENS_AT_ONCE)  # bound to the loop it is first used on (Python >= 3.10)
+        try:
+            self.run(self._start(), max(START_TIMEOUT_S, 2 * options.page_timeout), "Playwright's driver to start")
+        except BaseException:
+            self._stop_loop()
+            raise
+
+    @classmethod
+    def acquire(cls, options: BrowserOptions) -> "Engine":
+        """The engine of these browser options (started on first use), counted as used once more."""
+        with cls._lock:
+            engine = cls._shared.get(options.key())
+            if engine is None:
+                engine = cls._shared[options.key()] = cls(options)
+            engine.users += 1
+            return engine
+
+    def release(self) -> None:
+        """One user fewer; the last one shuts the engine down (browser, driver, thread)."""
+        with self._lock:
+            self.users -= 1
+            if self.users > 0:
+                return
+            self._shared.pop(self.options.key(), None)
+        self.shutdown()
+
+    @property
+    def bound_s(self) -> float:
+        """The longest one reset or step may take: every page call in it is bounded by the page timeout, and
+        opening a game, its readiness gate and a reload make a few dozen of them in the worst case."""
+        return 4 * self.options.page_timeout + 60.0
+
+    def run(self, coro: Awaitable[T], timeout_s: float | None = None, what: str = "a step") -> T:
+        """Run a coroutine on the engine's loop and wait for its result (bounded: EngineTimeout names it)."""
+        if threading.current_thread() is self.thread:
+            raise RuntimeError("an environment was called from inside its own engine's loop")
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)  # type: ignore[arg-type]
+        limit = self.bound_s if timeout_s is None else timeout_s
+        try:
+            return future.result(limit)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise EngineTimeout(f"gameworld env: {what} did not finish within {limit:g} s") from None
+
+    async def _start(self) -> None:
+        from playwright.async_api import async_playwright
+
+        self.playwright = await async_playwright().start()
+        self.host = BrowserHost(self.playwright, self.options)
+
+    async def _stop(self) -> None:
+        try:
+            if self.host is not None:
+                await self.host.close()  # bounded; a browser that does not close is killed
+        finally:
+            if self.playwright is not None:
+                await asyncio.wait_for(self.playwright.stop(), self.options.page_timeout)
+
+    def shutdown(self) -> None:
+        """Close the browser and Playwright, then end the loop's thread (bounded)."""
+        if not self.loop.is_running():
+            return
+        try:
+            self.run(self._stop(), 2 * self.options.page_timeout + 10, "closing the browser")
+        except Exception:
+            kill_launched()  # whatever did not close in time
+        finally:
+            self._stop_loop()
+
+    def _stop_loop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10.0)
+        if not self.thread.is_alive():
+            self.loop.close()
+
+
+@atexit.register
+def _shutdown_all() -> None:
+    """At interpreter exit, every engine still open is shut down (no browser left behind)."""
+    for engine in list(Engine._shared.values()):
+        Engine._shared.pop(engine.options.key(), None)
+        engine.shutdown()
