@@ -1,5 +1,9 @@
 """Models named ``PROVIDER/MODEL[:cua]`` (``openai/gpt-4.1``, ``vllm/Qwen/Qwen3-VL-8B-Instruct:cua``) as model
-specs with the provider's defaults, so a model outside the catalog needs no YAML file (pure)."""
+specs with the provider's defaults, so a model outside the catalog needs no YAML file (pure).
+
+The prefixes and the fields each implies are catalog/providers.py's. Every such spec calls its provider's native
+tool calling (function tools; computer use through a `computer_use` function) and knows no price (tables show
+"$ n/a")."""
 
 from __future__ import annotations
 
@@ -7,24 +11,9 @@ import difflib
 import re
 from typing import Any
 
+from .providers import NAME_PREFIXES, PREFIX_ALIASES
 from .specs import CatalogError, ModelSpec
 
-# provider prefix → the spec fields it implies. Every one calls the provider's native tool calling (function
-# tools; computer use through a `computer_use` function); none knows a price (tables show "$ n/a").
-PROVIDERS: dict[str, dict[str, Any]] = {
-    "openai": {"provider": "openai", "api": "responses", "max_output_tokens": None,
-               "endpoint": {"base_url_env": "OPENAI_BASE_URL", "api_key_env": "OPENAI_API_KEY"}},
-    "anthropic": {"provider": "anthropic", "api": "messages", "max_output_tokens": 2048,
-                  "endpoint": {"base_url_env": "ANTHROPIC_BASE_URL", "api_key_env": "ANTHROPIC_API_KEY"}},
-    "google": {"provider": "gemini", "api": "generate_content", "max_output_tokens": None,
-               "endpoint": {"base_url_env": "GOOGLE_GEMINI_BASE_URL"}},
-    "openai-compatible": {"provider": "openai-compatible", "api": "chat", "max_output_tokens": 2048,
-                          "endpoint": {"base_url_env": "OPENAI_BASE_URL", "api_key_env": "OPENAI_API_KEY"}},
-    "vllm": {"provider": "openai-compatible", "api": "chat", "max_output_tokens": 2048,
-             "endpoint": {"base_url_env": "VLLM_BASE_URL", "api_key_env": "VLLM_API_KEY",
-                          "api_key_required": False}},
-}
-ALIASES = {"gemini": "google", "compatible": "openai-compatible", "openai_compatible": "openai-compatible"}
 INTERFACE_SUFFIXES = ("cua", "generalist")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.@-]+")
 
@@ -39,10 +28,10 @@ def split_name(ref: str) -> tuple[str, str, str]:
     """(provider, model, interface) of ``PROVIDER/MODEL[:cua|:generalist]``; an unknown provider is a CatalogError
     naming the closest known one."""
     head, _, model = ref.strip().partition("/")
-    provider = ALIASES.get(head, head)
-    if provider not in PROVIDERS:
-        close = difflib.get_close_matches(head, [*PROVIDERS, *ALIASES], n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else f"; known providers: {', '.join(PROVIDERS)}"
+    provider = PREFIX_ALIASES.get(head, head)
+    if provider not in NAME_PREFIXES:
+        close = difflib.get_close_matches(head, [*NAME_PREFIXES, *PREFIX_ALIASES], n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]!r}?" if close else f"; known providers: {', '.join(NAME_PREFIXES)}"
         raise CatalogError(f"unknown provider {head!r} in model name {ref!r}{hint}")
     interface = "generalist"
     base, colon, suffix = model.rpartition(":")
@@ -62,10 +51,10 @@ def spec_from_name(ref: str, interface: str | None = None) -> ModelSpec:
         raise CatalogError(f"--gw-interface {interface} contradicts the suffix :{suffix} of model name {ref!r}; "
                            "give one of them")
     chosen = interface or suffix_interface
-    defaults = PROVIDERS[provider]
+    provider_name, prefix = NAME_PREFIXES[provider]
     name = _UNSAFE.sub("-", f"{provider}-{model}").strip("-") + ("-cua" if chosen == "cua" else "")
     data: dict[str, Any] = {
-        **defaults, "endpoint": dict(defaults["endpoint"]),
+        **prefix.spec_fields(provider_name),
         "name": name, "interface": chosen, "model": model,
         "display_name": f"{model} ({chosen})",
         # Reasoning models refuse a temperature; leaving it out takes every provider's default.

@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from .providers import ApiName, ProviderName
+
 
 GENRES = ("arcade", "platformer", "puzzle", "runner", "simulation")
 BINDING_ACTIONS = (
@@ -228,8 +230,8 @@ class ModelSpec(_Strict):
     aliases: list[str] = []
     interface: Literal["generalist", "cua"]
     builtin: Literal["random", "random-cua", "noop", "oracle", "replay", "human"] | None = None
-    provider: Literal["openai", "anthropic", "gemini", "openai-compatible"] | None = None
-    api: Literal["chat", "responses", "messages", "generate_content", "text"] | None = None
+    provider: ProviderName | None = None  # catalog/providers.py
+    api: ApiName | None = None
     text_format: Literal["qwen", "uitars"] | None = None
     native_computer_use: bool = False
     model: str | None = None

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
+from ..catalog.providers import WIRE_PROTOCOLS
 from . import anthropic_messages, gemini_generate, openai_chat, openai_common, openai_responses, text_replies
 from .core import Decision, Fault, PolicyInput, Reply, Usage
 from .policy import Policy
 from .usage import analyse, estimate
 from .wire import WireResponse
 
-PROTOCOLS: tuple[str, ...] = ("openai", "anthropic", "gemini")
+PROTOCOLS: tuple[str, ...] = WIRE_PROTOCOLS  # what the providers of catalog/providers.py speak
 log = logging.getLogger(__name__)
 
 # Path prefixes each SDK puts in front of its routes; the server accepts the bare

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from ..catalog.providers import WIRE_PROTOCOLS
+
 KINDS: frozenset[str] = frozenset(
     {
         "click", "double_click", "triple_click", "move", "drag", "scroll", "key", "type",
@@ -70,7 +72,7 @@ GEMINI_PREDEFINED: tuple[str, ...] = (
 )
 """Gemini's predefined computer-use function names (the ones ``excludedPredefinedFunctions`` may drop)."""
 
-PROTOCOLS: tuple[str, ...] = ("openai", "anthropic", "gemini")
+PROTOCOLS: tuple[str, ...] = WIRE_PROTOCOLS
 
 # Lower-cased spellings from DOM, xdotool (Anthropic), OpenAI CUA and Gemini -> DOM name.
 _KEY_ALIASES: dict[str, str] = {

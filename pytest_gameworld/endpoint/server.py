@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import IO, Any
 
+from ..catalog.providers import base_url_env
 from .app import PROTOCOLS, App, Outcome
 from .policy import make_policy
 from .script import ScriptError
@@ -262,13 +263,10 @@ def _loopback(host: str) -> bool:
         return False
 
 
-_BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL", "gemini": "GOOGLE_GEMINI_BASE_URL"}
-
-
 def pointing_hint(protocol: str, base_url: str) -> str:
     """The start-up line's second half: how a model spec is pointed at this server."""
     return (f"point a model spec at it: --gw-model-opt endpoint.base_url={base_url} "
-            f"--gw-model-opt endpoint.api_key_required=false (or {_BASE_URL_ENV[protocol]}={base_url}, "
+            f"--gw-model-opt endpoint.api_key_required=false (or {base_url_env(protocol)}={base_url}, "
             "or the spec's own base_url_env, e.g. VLLM_BASE_URL)")
 
 

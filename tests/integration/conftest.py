@@ -11,6 +11,7 @@ import pytest_asyncio
 
 from pytest_gameworld.agents import Agent, make_agent
 from pytest_gameworld.catalog.contents import Catalog
+from pytest_gameworld.catalog.providers import provider
 from pytest_gameworld.catalog.specs import ModelSpec, TaskSpec
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.records.run_record import RunRecord
@@ -95,15 +96,12 @@ async def play_task(open_game, catalog: Catalog, tmp_path: Path) -> PlayFn:
 UPSTREAM_FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"
 
 
-SERVE_PROTOCOL = {"openai": "openai", "openai-compatible": "openai", "anthropic": "anthropic", "gemini": "gemini"}
-
-
 @pytest.fixture
 def served_spec(serve, catalog: Catalog) -> Callable[[str], tuple[ModelSpec, Any]]:
     """A catalog spec pointed at its own `gameworld serve` (random policy) on loopback: the spec and the server."""
 
     def _spec(name: str) -> tuple[ModelSpec, Any]:
-        server = serve(SERVE_PROTOCOL[catalog.resolve_model(name).provider])
+        server = serve(provider(str(catalog.resolve_model(name).provider)).wire)
         # A variable nobody sets and no key required: the SDK sends a placeholder key, nothing is patched.
         return catalog.resolve_model(name, {"endpoint.base_url": server.url, "endpoint.api_key_env": "GW_NO_SUCH_KEY",
                                             "endpoint.api_key_required": False, "extra.retry_backoff_s": 0.01}), server

@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "pytest_gameworld"
 SUBPACKAGES = ("plugin", "catalog", "browser", "play", "agents", "endpoint", "records", "report", "gym")
 # Parsing, legality, evaluation, aggregation and the gate: unit-testable without a browser or pytest.
 PURE = (
-    "catalog.specs", "catalog.run_cases", "catalog.listing", "catalog.keywords", "catalog.model_names",
+    "catalog.specs", "catalog.providers", "catalog.run_cases", "catalog.listing", "catalog.keywords", "catalog.model_names",
     "endpoint.text_replies",
     "play.actions", "play.evaluator", "play.start_check", "play.semantic", "play.output_limits", "play.prompts",
     "play.tally", "play.prompt_sections", "play.upstream_prompts", "play.concurrency", "play.loop_thread",

@@ -6,13 +6,12 @@ import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ...catalog.providers import REGISTRY, provider
 from ...catalog.specs import ModelSpec
 from ...records import redact
 
 # Sent to local servers that want no key: the SDKs refuse to start without one.
 DUMMY_KEY = "not-needed"
-_KEY_ENVS = {"openai": ("OPENAI_API_KEY",), "anthropic": ("ANTHROPIC_API_KEY",),
-             "gemini": ("GOOGLE_API_KEY", "GEMINI_API_KEY"), "openai-compatible": ("OPENAI_API_KEY",)}
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ def key_envs(spec: ModelSpec) -> tuple[str, ...]:
     """The environment variables a key is read from, in order."""
     if spec.endpoint.api_key_env:
         return (spec.endpoint.api_key_env,)
-    return _KEY_ENVS.get(spec.provider or "", ("OPENAI_API_KEY",))
+    return provider(spec.provider).key_envs if spec.provider else REGISTRY["openai"].key_envs
 
 
 def resolve(spec: ModelSpec, env: dict[str, str] | None = None) -> Connection:
@@ -42,7 +41,7 @@ def resolve(spec: ModelSpec, env: dict[str, str] | None = None) -> Connection:
     base_url = spec.endpoint.base_url or (env.get(spec.endpoint.base_url_env) if spec.endpoint.base_url_env else None)
     base_url = base_url or spec.extra.get("default_base_url") or None
     problem: str | None = None
-    if base_url is None and spec.provider == "openai-compatible":
+    if base_url is None and spec.provider and provider(spec.provider).needs_base_url:
         var = spec.endpoint.base_url_env
         where = f"{var} (the OpenAI-compatible base URL of your {_server(spec)})" if var else "a base URL"
         problem = f"--gw-model {spec.name} needs {where} or --gw-model-opt endpoint.base_url=…"

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Awaitable, Callable
 
+from ...catalog.providers import provider
 from ...catalog.specs import CatalogError, ModelSpec
+from . import load
 from .connection import Connection, resolve
 from .sdk import require
 
@@ -16,9 +18,8 @@ async def preflight(spec: ModelSpec) -> str | None:
     """None when the model looks usable; otherwise one line saying what to fix."""
     if spec.provider is None:
         return None  # built-ins need nothing
-    sdk = {"anthropic": "anthropic", "gemini": "google.genai"}.get(spec.provider, "openai")
     try:
-        require(sdk)
+        require(provider(spec.provider).sdk)
     except CatalogError as exc:
         return str(exc)
     conn = resolve(spec)
@@ -34,33 +35,48 @@ async def preflight(spec: ModelSpec) -> str | None:
 
 
 async def _check(spec: ModelSpec, conn: Connection) -> str | None:
-    if spec.provider == "gemini":
-        return await _check_gemini(spec, conn)
-    if spec.provider == "anthropic":
-        import anthropic
+    check: Callable[[ModelSpec, Connection], Awaitable[str | None]] = load(provider(str(spec.provider)).preflight)
+    return await check(spec, conn)
 
-        async with anthropic.AsyncAnthropic(api_key=conn.api_key, base_url=conn.base_url, max_retries=0,
-                                            timeout=PREFLIGHT_TIMEOUT_S) as client:
-            await client.models.retrieve(str(spec.model))
-        return None
+
+async def check_anthropic(spec: ModelSpec, conn: Connection) -> str | None:
+    """Anthropic's model lookup."""
+    import anthropic
+
+    async with anthropic.AsyncAnthropic(api_key=conn.api_key, base_url=conn.base_url, max_retries=0,
+                                        timeout=PREFLIGHT_TIMEOUT_S) as client:
+        await client.models.retrieve(str(spec.model))
+    return None
+
+
+async def check_openai(spec: ModelSpec, conn: Connection) -> str | None:
+    """OpenAI's model lookup."""
     import openai
 
     async with openai.AsyncOpenAI(api_key=conn.api_key, base_url=conn.base_url, max_retries=0,
                                   timeout=PREFLIGHT_TIMEOUT_S) as client:
-        if spec.provider == "openai":
-            await client.models.retrieve(str(spec.model))
-            return None
+        await client.models.retrieve(str(spec.model))
+    return None
+
+
+async def check_served(spec: ModelSpec, conn: Connection) -> str | None:
+    """An OpenAI-compatible server's model list, which must hold the spec's model when the server lists any."""
+    import openai
+
+    async with openai.AsyncOpenAI(api_key=conn.api_key, base_url=conn.base_url, max_retries=0,
+                                  timeout=PREFLIGHT_TIMEOUT_S) as client:
         try:
             served = [m.id async for m in client.models.list()]
         except openai.NotFoundError:
             return None  # some compatible APIs do not list models; the first call will tell
-        if served and spec.model not in served:
-            return (f"--gw-model {spec.name}: model {spec.model!r} is not served by {conn.base_url}; it serves "
-                    f"{', '.join(served[:10])} (set --gw-model-opt model=…)")
+    if served and spec.model not in served:
+        return (f"--gw-model {spec.name}: model {spec.model!r} is not served by {conn.base_url}; it serves "
+                f"{', '.join(served[:10])} (set --gw-model-opt model=…)")
     return None
 
 
-async def _check_gemini(spec: ModelSpec, conn: Connection) -> str | None:
+async def check_gemini(spec: ModelSpec, conn: Connection) -> str | None:
+    """Gemini's model lookup."""
     from google.genai import Client, types
 
     options: dict[str, Any] = {"timeout": int(PREFLIGHT_TIMEOUT_S * 1000),

@@ -7,10 +7,9 @@ import warnings
 from types import ModuleType
 from typing import Any
 
+from ...catalog.providers import SDK_EXTRAS
 from ...catalog.specs import CatalogError
 from .retry import RETRYABLE_STATUS, Failure, retry_after_seconds
-
-_EXTRA = {"openai": "openai", "anthropic": "anthropic", "google.genai": "gemini"}
 
 
 def require(module: str) -> ModuleType:
@@ -18,7 +17,7 @@ def require(module: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:
-        extra = _EXTRA.get(module, module)
+        extra = SDK_EXTRAS.get(module, module)
         raise CatalogError(f"the {module} SDK is not installed: pip install 'pytest-gameworld[{extra}]'") from None
 
 
