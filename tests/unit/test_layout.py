@@ -20,7 +20,7 @@ PURE = (
     "catalog.upstream_prompt_source", "catalog.upstream_models", "agents.providers.throttle",
     "agents.providers.textformats", "agents.providers.coords", "agents.providers.keys",
     "agents.providers.memory", "agents.providers.tools", "agents.providers.qwen_format",
-    "agents.providers.uitars_format", "agents.providers.prompt_layout",
+    "agents.providers.uitars_format", "agents.providers.prompt_layout", "agents.providers.original_actions",
     "records.run_record", "records.jsonl", "records.shards", "records.circuit_breaker", "records.baselines",
     "records.comparability", "records.reply_cache", "catalog.sampling", "report.cost_plan",
     "report.aggregate", "report.charts", "report.discrimination", "report.gate", "report.standings", "report.summary_formats", "report.transcript",

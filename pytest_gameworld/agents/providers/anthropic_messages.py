@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import re
 from typing import Any
 
 from ...play.actions import Proposal
@@ -12,7 +11,8 @@ from .base import Parsed, ProviderAgent, display_size
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
+from .keys import key_args, key_list
+from .original_actions import drag_or_hold, hold, key_press, no_action, pointer_move, scroll_key, split_keys
 from .retry import Failure
 from .sdk import require, stainless_failure, warn_unnamed_parameter
 from .tools import computer_use_call, to_anthropic
@@ -79,17 +79,14 @@ def _first_point(inp: dict[str, Any], *keys: str) -> tuple[Any, Any] | None:
     return None
 
 
-def _hold(inp: dict[str, Any]) -> dict[str, Any]:
+def _held(inp: dict[str, Any]) -> dict[str, float]:
     """A positive hold in seconds from ``seconds`` or ``duration``, as the original reads it."""
-    try:
-        s = float(inp.get("seconds", inp.get("duration")))
-    except (TypeError, ValueError, OverflowError):
-        return {}
-    return {"duration": s} if s > 0 else {}
+    return hold(inp.get("seconds", inp.get("duration")))
 
 
-def original_computer_action(action: str, inp: dict[str, Any]) -> Proposal | None:
-    """One computer-tool action as the original harness maps it; None where it finds no action.
+def original_computer_action(action: str, inp: dict[str, Any]) -> Proposal:
+    """One computer-tool action as the original harness maps it (original_actions.py's contract: where it finds
+    no action, a refused proposal, which the caller skips).
 
     A scroll presses the arrow key of its direction; mouse-down is a click-and-hold; a drag that ends
     where it starts is a hold; key names are split on '+' or spaces and lower-cased before lookup;
@@ -98,42 +95,35 @@ def original_computer_action(action: str, inp: dict[str, Any]) -> Proposal | Non
     if action in _CLICKS or action in ("mouse_move", "left_mouse_down", "mouse_down"):
         point = _first_point(inp, "coordinate", "coordinates")
         if point is None:
-            return None
-        args: dict[str, Any] = {"x": point[0], "y": point[1]}
+            return no_action(f"{action} needs a coordinate")
         if action == "mouse_move":
-            return Proposal("mouse_move", {**args, "from_centre": True})
+            return pointer_move(*point)
+        args: dict[str, Any] = {"x": point[0], "y": point[1]}
         if action in _CLICKS:
             return Proposal("click", {**args, "button": _CLICKS[action]} if _CLICKS[action] else args)
-        return Proposal("click_hold", {**args, **_hold(inp)})
+        return Proposal("click_hold", {**args, **_held(inp)})
     if action in ("left_click_drag", "drag"):
         start = _first_point(inp, "start_coordinate", "from")
         end = _first_point(inp, "coordinate", "coordinate2", "end_coordinate", "to")
         if start is None or end is None:
-            return None
-        try:
-            same = abs(float(start[0]) - float(end[0])) <= 1 and abs(float(start[1]) - float(end[1])) <= 1
-        except (TypeError, ValueError):
-            same = False
-        if same:
-            return Proposal("click_hold", {"x": start[0], "y": start[1], **_hold(inp)})
-        return Proposal("drag", {"x": start[0], "y": start[1], "to_x": end[0], "to_y": end[1]})
+            return no_action(f"{action} needs a start and an end coordinate")
+        return drag_or_hold(start, end, _held(inp))
     if action == "scroll":
-        return Proposal("press_key", {"key": SCROLL_ARROWS.get(str(inp.get("scroll_direction", "down")).lower(),
-                                                           "ArrowDown")})
+        return scroll_key(inp.get("scroll_direction", "down"))
     if action == "type":
-        return None if inp.get("text") is None else Proposal("type", {"text": str(inp["text"])})
+        return no_action("type without text") if inp.get("text") is None else Proposal("type", {"text": str(inp["text"])})
     if action in ("key", "hold_key"):
         raw = next((inp[k] for k in ("key", "text", "keys") if inp.get(k) not in (None, "")), None)
         items = [raw] if isinstance(raw, str) else [i for i in raw if isinstance(i, str)] \
             if isinstance(raw, (list, tuple)) else []
-        keys = [k for item in items for k in re.split(r"[+ ]", item.strip().lower()) if k]
+        # xdotool spellings: each item is split on '+' and spaces only, and lower-cased.
+        keys = [k for item in items for k in split_keys(item.strip().lower(), r"[+ ]")]
         if not keys:
-            return None
-        name, kargs = key_args(original_spelling(keys), **(_hold(inp) if action == "hold_key" else {}))
-        return Proposal(name, kargs)
+            return no_action(f"{action} without keys")
+        return key_press(keys, **(_held(inp) if action == "hold_key" else {}))
     if action == "wait":
-        return Proposal("wait", _hold(inp))
-    return None
+        return Proposal("wait", _held(inp))
+    return no_action(f"{action!r} is not a game action")
 
 
 def anthropic_usage(usage: Any) -> Usage:
@@ -244,8 +234,9 @@ class AnthropicAgent(ProviderAgent):
         if self.native and getattr(block, "toolset_name", None) == "computer":
             return computer_action(block.name, inp if isinstance(inp, dict) else {})
         if self.native and block.name == "computer" and isinstance(inp, dict):
-            if self.spec.parsing == "original":
-                return original_computer_action(str(inp.get("action", "")).lower(), inp)
+            if self.spec.parsing == "original":  # the original skips an action it cannot map
+                call = original_computer_action(str(inp.get("action", "")).lower(), inp)
+                return None if call.refused else call
             return computer_action(str(inp.get("action", "")), inp)
         if self.native and self.spec.parsing == "original":
             return None  # the original reads only the computer tool's calls

@@ -11,7 +11,8 @@ from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
+from .keys import key_args, key_list
+from .original_actions import drag_or_hold, hold, key_press, no_action, pointer_move, scroll_key, split_keys
 from .retry import RETRYABLE_STATUS, Failure, retry_after_seconds
 from .sdk import require
 from .tools import computer_use_call, to_gemini
@@ -80,49 +81,38 @@ _POINTED = ("click_at", "right_click_at", "hover_at", "type_text_at", "drag_and_
 
 
 def original_computer_action(name: str, args: dict[str, Any]) -> Proposal:
-    """A computer-use function call as the original harness maps it.
+    """A computer-use function call as the original harness maps it (original_actions.py's contract: where it
+    finds no action, a refused proposal, which counts the reply as no tool call).
 
     scroll_at presses the arrow key of its direction; click_at honours a ``button``; a drag that ends
     where it starts is a hold; a coordinate that is not a number, or any other function (a navigation
-    one, say), is refused: no tool call.
+    one, say), is refused.
     """
     n = name.lower()
     point = _grid(args) if n in _POINTED else {}
     end = _grid(args, "destination_x", "destination_y") if n == "drag_and_drop" else {}
     if point is None or end is None:
-        return Proposal(name or None, {}, malformed=f"{name}: a coordinate is not a number", refused=True)
+        return no_action(f"{name}: a coordinate is not a number", name)
     if n in ("click_at", "right_click_at"):
         button = "right" if n == "right_click_at" else str(args.get("button", "left")).lower()
         return Proposal("click", {**point, "button": button} if button in ("right", "middle") else point)
     if n == "hover_at":
-        return Proposal("mouse_move", {**point, "from_centre": True})
+        return pointer_move(point["x"], point["y"])
     if n == "type_text_at":
         text = str(args.get("text", ""))
         return Proposal("type", {"text": text + "\n" if args.get("press_enter") else text})
     if n == "scroll_at":
-        direction = str(args.get("direction", "down")).lower()
-        return Proposal("press_key", {"key": SCROLL_ARROWS.get(direction, "ArrowDown")})
+        return scroll_key(args.get("direction", "down"))
     if n == "drag_and_drop":
-        hold = args.get("duration", args.get("hold_duration"))
-        try:
-            hold_s = {"duration": float(hold)} if hold is not None and float(hold) > 0 else {}
-        except (TypeError, ValueError):
-            hold_s = {}
-        if abs(point["x"] - end["x"]) <= 1 and abs(point["y"] - end["y"]) <= 1:
-            return Proposal("click_hold", {**point, **hold_s})
-        return Proposal("drag", {**point, "to_x": end["x"], "to_y": end["y"], **(hold_s or {"duration": 0.5})})
+        held = hold(args.get("duration", args.get("hold_duration")))
+        # The original's drag lasts half a second unless the call gives its hold.
+        return drag_or_hold((point["x"], point["y"]), (end["x"], end["y"]), held, held or {"duration": 0.5})
     if n == "key_combination":
-        keys = args.get("keys")
-        parts = [k for k in re.split(r"[\s+]+", keys) if k] if isinstance(keys, str) else \
-            [str(k) for k in keys] if isinstance(keys, (list, tuple)) else []
-        if not parts:
-            return Proposal(None, {}, malformed="key_combination without keys", refused=True)
-        kname, kargs = key_args(original_spelling(parts))
-        return Proposal(kname, kargs)
+        keys = split_keys(args.get("keys"))
+        return key_press(keys) if keys else no_action("key_combination without keys")
     if n == "wait_5_seconds":
         return Proposal("wait", {"duration": 5.0})
-    return Proposal(name or None, {}, malformed=f"{name!r} is not a game action (the original counts it as no "
-                                                 "tool call)", refused=True)
+    return no_action(f"{name!r} is not a game action (the original counts it as no tool call)", name)
 
 
 def gemini_usage(meta: Any) -> Usage:

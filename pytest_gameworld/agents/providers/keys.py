@@ -17,10 +17,6 @@ _EXTRA = {
 }
 
 
-# The arrow key the original harness presses for a scroll in each direction.
-SCROLL_ARROWS = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
-
-
 def key_name(name: str) -> str:
     """One key in a spelling actions.normalize_key accepts ('Page_Up' → 'PageUp', 'Return' stays)."""
     if name == " ":

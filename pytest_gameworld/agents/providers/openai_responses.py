@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ...play.actions import Proposal
@@ -12,7 +11,8 @@ from .base import Parsed, ProviderAgent, display_size
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
-from .keys import SCROLL_ARROWS, key_args, key_list, original_spelling
+from .keys import key_args, key_list
+from .original_actions import drag_or_hold, hold, key_press, no_action, number, pointer_move, scroll_direction, scroll_key, split_keys
 from .openai_chat import make_openai_client
 from .retry import Failure
 from .sdk import post_as_built, require, stainless_failure
@@ -60,18 +60,11 @@ def computer_action(action: dict[str, Any]) -> Proposal:
 
 
 
-def _number(value: Any) -> float | None:
-    try:
-        return float(value)
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
 def _xy(action: dict[str, Any], pairs: tuple[tuple[str, str], ...],
         boxes: tuple[str, ...] = ()) -> tuple[float, float] | None:
     """The first point found under a pair of names or in a [x, y] / {x, y} container."""
     for xk, yk in pairs:
-        x, y = _number(action.get(xk)), _number(action.get(yk))
+        x, y = number(action.get(xk)), number(action.get(yk))
         if x is not None and y is not None:
             return x, y
     for key in boxes:
@@ -79,14 +72,15 @@ def _xy(action: dict[str, Any], pairs: tuple[tuple[str, str], ...],
         if isinstance(box, dict):
             box = [box.get("x"), box.get("y")]
         if isinstance(box, (list, tuple)) and len(box) >= 2:
-            x, y = _number(box[0]), _number(box[1])
+            x, y = number(box[0]), number(box[1])
             if x is not None and y is not None:
                 return x, y
     return None
 
 
-def original_computer_action(action: dict[str, Any]) -> Proposal | None:
-    """One computer_call action as the original harness maps it; None where it finds no action.
+def original_computer_action(action: dict[str, Any]) -> Proposal:
+    """One computer_call action as the original harness maps it (original_actions.py's contract: where it finds
+    no action, a refused proposal, which the caller skips).
 
     A scroll presses the arrow key of its direction; a drag is read from start/end fields (a ``path``
     is not read, as in the original); an empty ``type`` waits; screenshot and the like are skipped.
@@ -95,10 +89,10 @@ def original_computer_action(action: dict[str, Any]) -> Proposal | None:
     point = _xy(action, (("x", "y"), ("client_x", "client_y")), ("coordinate", "position"))
     if kind in ("click", "double_click", "move"):
         if point is None:
-            return None
-        args: dict[str, Any] = {"x": point[0], "y": point[1]}
+            return no_action(f"{kind} needs a point")
         if kind == "move":
-            return Proposal("mouse_move", {**args, "from_centre": True})
+            return pointer_move(*point)
+        args: dict[str, Any] = {"x": point[0], "y": point[1]}
         button = str(action.get("button")).lower() if kind == "click" and action.get("button") is not None else ""
         return Proposal("click", {**args, "button": button} if button in ("right", "middle") else args)
     if kind in ("drag", "drag_to"):
@@ -106,32 +100,23 @@ def original_computer_action(action: dict[str, Any]) -> Proposal | None:
                     ("start", "from", "origin", "start_position"))
         end = _xy(action, (("end_x", "end_y"), ("destination_x", "destination_y"), ("x", "y")),
                   ("end", "to", "destination", "coordinate", "position"))
-        hold = {"duration": d} if (d := _number(action.get("duration"))) is not None and d > 0 else {}
-        if start is None and end is not None and hold:
-            return Proposal("click_hold", {"x": end[0], "y": end[1], **hold})
+        held = hold(action.get("duration"))
+        if start is None and end is not None and held:
+            return Proposal("click_hold", {"x": end[0], "y": end[1], **held})
         if start is None or end is None:
-            return None
-        if abs(start[0] - end[0]) <= 1 and abs(start[1] - end[1]) <= 1:
-            return Proposal("click_hold", {"x": start[0], "y": start[1], **hold})
-        return Proposal("drag", {"x": start[0], "y": start[1], "to_x": end[0], "to_y": end[1], **hold})
+            return no_action(f"{kind} needs a start and an end point")
+        return drag_or_hold(start, end, held, held)
     if kind == "scroll":
-        sx, sy = int(_number(action.get("scroll_x")) or 0), int(_number(action.get("scroll_y")) or 0)
-        direction = "down" if sy > 0 else "up" if sy < 0 else "right" if sx > 0 else "left" if sx < 0 else "down"
-        return Proposal("press_key", {"key": SCROLL_ARROWS[direction]})
+        return scroll_key(scroll_direction(action.get("scroll_x"), action.get("scroll_y")))
     if kind == "keypress":
-        raw = action.get("keys")
-        keys = [str(k) for k in raw] if isinstance(raw, (list, tuple)) else \
-            [k for k in re.split(r"[\s+]+", raw) if k] if isinstance(raw, str) else []
-        if not keys:
-            return None
-        name, args = key_args(original_spelling(keys))
-        return Proposal(name, args)
+        keys = split_keys(action.get("keys"))
+        return key_press(keys) if keys else no_action("keypress without keys")
     if kind == "type":
         text = action.get("text")
         return Proposal("type", {"text": str(text)}) if text else Proposal("wait", {})
     if kind == "wait":
         return Proposal("wait", {"duration": action["duration"]} if action.get("duration") is not None else {})
-    return None
+    return no_action(f"{kind!r} is not a game action")
 
 
 def responses_usage(usage: Any) -> Usage:
@@ -243,7 +228,8 @@ class OpenAIResponsesAgent(ProviderAgent):
                 if self.spec.parsing == "paper":
                     calls.extend(computer_action(_dump(a)) for a in actions)
                 else:
-                    calls.extend(c for a in actions if (c := original_computer_action(_dump(a))) is not None)
+                    # the original skips an action it cannot map
+                    calls.extend(c for a in actions if not (c := original_computer_action(_dump(a))).refused)
         think, text = split_think("\n".join(texts))
         return Parsed(calls, text.strip(), "\n".join([*reasoning, think]).strip(),
                       responses_usage(response.usage), response)

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...catalog.specs import Role
 from ...play.actions import Proposal
+from .original_actions import no_action, pointer_move
 from .tools import COMPUTER_USE
 
 CUA_VERBS = ("click", "click_hold", "mouse_move", "press_key", "press_keys", "wait")
@@ -82,7 +83,7 @@ def declaration(role: Role, size: tuple[int, int]) -> str:
 
 def refused(reason: str) -> list[Proposal]:
     """A reply the original's parser raises on: counted as no tool call, with the reason."""
-    return [Proposal(None, {}, malformed=reason, refused=True)]
+    return [no_action(reason)]
 
 
 def parse_original(text: str, interface: str) -> list[Proposal]:
@@ -167,7 +168,7 @@ def mouse_call(verb: str, out: dict[str, Any], args: dict[str, Any]) -> Proposal
     """click, click_hold or mouse_move at ``out``'s point, read as the original reads its button and hold;
     a pointer move starts from the screen's centre, as the original moves it."""
     if verb == "mouse_move":
-        return Proposal(verb, {**out, "from_centre": True})
+        return pointer_move(out["x"], out["y"])
     button = str(args.get("button", "")).strip().lower()
     if button in ("right", "middle"):
         out["button"] = button

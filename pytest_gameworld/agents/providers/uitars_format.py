@@ -16,7 +16,7 @@ from typing import Any
 
 from ...catalog.specs import Role
 from ...play.actions import Proposal
-from .keys import original_spelling
+from .original_actions import key_press
 from .qwen_format import example_keys, mouse_call, refused, seconds
 
 RETIRED_VERBS = frozenset({
@@ -148,10 +148,8 @@ def _action(verb: str, kw: dict[str, Any], normalized: bool, json_form: bool = F
         return [Proposal("drag", {"x": a[0], "y": a[1], "to_x": b[0], "to_y": b[1]})]
     if verb in ("press_key", "press_keys"):
         raw = kw.get("key") if verb == "press_key" else (kw.get("keys") or kw.get("key"))
-        keys = original_spelling(str(raw or "").split())
-        if not keys:
-            return refused(f"{verb} needs keys")
-        return [Proposal("press_key", {"key": keys[0]}) if len(keys) == 1 else Proposal("press_keys", {"keys": keys})]
+        keys = str(raw or "").split()
+        return [key_press(keys)] if keys else refused(f"{verb} needs keys")
     if verb == "scroll":
         try:
             dx, dy = float(kw.get("delta_x", 0) or 0), float(kw.get("delta_y", 0) or 0)
@@ -180,10 +178,7 @@ def _json_action(verb: str, obj: dict[str, Any]) -> list[Proposal]:
         raw = obj.get("key", "") if verb == "press_key" else obj.get("keys", obj.get("key", ""))
         keys = ([k.strip() for k in raw if isinstance(k, str) and k.strip()] if isinstance(raw, (list, tuple))
                 else [k for k in re.split(r"[,+\s]+", raw.strip()) if k] if isinstance(raw, str) else None)
-        if not keys:
-            return refused(f"{verb} needs keys")
-        keys = original_spelling(keys)
-        return [Proposal("press_key", {"key": keys[0]}) if len(keys) == 1 else Proposal("press_keys", {"keys": keys})]
+        return [key_press(keys)] if keys else refused(f"{verb} needs keys")
     if verb == "type":
         text = obj.get("text", obj.get("content", ""))
         return [Proposal("type", {"text": text})] if isinstance(text, str) and text else refused("type needs text")
