@@ -501,10 +501,11 @@
 
   // An arrow pressed and released between two ticks still yields its edge and counts as held for one tick.
   function takeInput() {
-    const { pressed, held } = keys.take();
+    const { pressed, down } = keys.take();
+    const isHeld = (k) => down.has(k) || pressed.has(k);
     return {
-      left: held.has("ArrowLeft"),
-      right: held.has("ArrowRight"),
+      left: isHeld("ArrowLeft"),
+      right: isHeld("ArrowRight"),
       start: pressed.has("ArrowLeft") || pressed.has("ArrowRight"),
     };
   }
