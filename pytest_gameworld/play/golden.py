@@ -123,8 +123,9 @@ async def record_task(browser: Any, files: GameFiles, catalog: Catalog, task: Ta
 
 async def record(catalogs: list[Catalog], tasks: list[str], steps: int = STEPS, seed: int = SEED,
                  pages: int = 2, browser_path: str | None = None,
-                 progress: Callable[[str], None] | None = None) -> list[dict[str, Golden]]:
-    """Per catalog, the goldens of the named tasks (task id -> Golden), `pages` pages at a time in one browser."""
+                 done: Callable[[Golden], None] | None = None) -> list[dict[str, Golden]]:
+    """Per catalog, the goldens of the named tasks (task id -> Golden), `pages` pages at a time in one browser;
+    `done` is called with each golden as it is made (so an interrupted recording keeps what it finished)."""
     from playwright.async_api import async_playwright
 
     gate = asyncio.Semaphore(max(1, pages))
@@ -141,8 +142,8 @@ async def record(catalogs: list[Catalog], tasks: list[str], steps: int = STEPS, 
                     line = (str(exc).splitlines() or [""])[0]
                     out[k][task.id] = Golden(task.id, task.game, version, seed, (), (),
                                              f"{type(exc).__name__}: {line}")
-                if progress is not None:
-                    progress(f"{task.id} {out[k][task.id].digest} ({cat.root})")
+                if done is not None:
+                    done(out[k][task.id])
 
         try:
             jobs = []
@@ -157,9 +158,13 @@ async def record(catalogs: list[Catalog], tasks: list[str], steps: int = STEPS, 
     return out
 
 
+def line(g: Golden) -> str:
+    """A golden as its line of a golden file."""
+    return json.dumps(g.to_json(), sort_keys=True) + "\n"
+
+
 def write(goldens: dict[str, Golden], path: Path) -> None:
     """The goldens as JSON lines, one task a line, sorted by task id."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(goldens[t].to_json(), sort_keys=True) + "\n" for t in sorted(goldens)),
-                    encoding="utf-8")
+    path.write_text("".join(line(goldens[t]) for t in sorted(goldens)), encoding="utf-8")
 

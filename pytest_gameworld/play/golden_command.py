@@ -42,7 +42,17 @@ def command(args: argparse.Namespace) -> int:
     if not tasks:
         print(f"gameworld golden: -k {args.select!r} selects no task", file=sys.stderr)
         return 1
-    goldens = asyncio.run(golden.record([catalog], tasks, args.steps, args.seed, args.pages, args.browser_path))[0]
+    # Each golden is appended as it is made, so an interrupted recording keeps the tasks it finished; the
+    # whole file is then rewritten sorted by task.
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w", encoding="utf-8") as partial:
+        def done(g: golden.Golden) -> None:
+            partial.write(golden.line(g))
+            partial.flush()
+            print(f"golden {g.task}: {g.error or g.digest}", file=sys.stderr, flush=True)
+
+        goldens = asyncio.run(golden.record([catalog], tasks, args.steps, args.seed, args.pages, args.browser_path,
+                                            done))[0]
     golden.write(goldens, args.out)
     failed = sorted(t for t, g in goldens.items() if g.error)
     for t in failed:
