@@ -69,8 +69,9 @@ class Golden:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        return {"task": self.task, "game": self.game, "version": self.version, "seed": self.seed, "digest": self.digest, "error": self.error,
-                "states": [json.loads(s) for s in self.states], "frames": list(self.frames)}
+        return {"task": self.task, "game": self.game, "version": self.version, "seed": self.seed,
+                "digest": self.digest, "error": self.error, "states": [json.loads(s) for s in self.states],
+                "frames": list(self.frames)}
 
 
 def action_list(task: TaskSpec, catalog: Catalog, steps: int) -> list[Action]:
@@ -83,7 +84,9 @@ def action_list(task: TaskSpec, catalog: Catalog, steps: int) -> list[Action]:
     if role.cua.clicks:
         cua_options.append(("click", {}))
     out: list[Action] = []
-    while len(out) < steps:
+    for _ in range(20 * steps):  # bounded: a role whose draws are mostly refused is named, not looped on
+        if len(out) == steps:
+            break
         if len(out) % 2 == 0 or not cua_options:
             control = rng.choice(role.controls)
             v = parse_semantic(Proposal(control.id, random_args(control, rng)), role, game.viewport,
@@ -95,6 +98,8 @@ def action_list(task: TaskSpec, catalog: Catalog, steps: int) -> list[Action]:
             v = parse_cua(Proposal(name, args), role.cua, game.viewport)
         if v.validity == "valid":
             out.append(v.action)
+    if len(out) < steps:
+        raise ValueError(f"{task.id}: only {len(out)} of {20 * steps} random actions were legal")
     return out
 
 
