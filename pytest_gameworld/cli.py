@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .play import golden_command
+
 if TYPE_CHECKING:
     from .records.baselines import Baselines
 
@@ -320,6 +322,9 @@ def _calibrate(args: argparse.Namespace) -> int:
         print(f"gameworld calibrate: {exc}", file=sys.stderr)
         return 2
     target = args.out or default_target(catalog, args.catalog is not None, Path(__file__).parent, Path.cwd())
+    if args.restamp:
+        from .records.calibrate import restamp_command
+        return restamp_command(catalog, target, *args.restamp, select=args.select)
     cfg = CalibrateConfig(catalog, target, args.repeat, args.workers, args.select, args.seed, args.keep,
                           tuple(a for a in LADDER if a in agents))
     try:
@@ -461,6 +466,10 @@ def _dispatch(argv: list[str]) -> int:
                    help="default: <catalog>/baselines.json for a source checkout or a --catalog given, else "
                         "./gameworld-baselines.json (never into the installed package)")
     c.add_argument("--keep", type=Path, default=None, help="keep the two sessions in this folder")
+    c.add_argument("--restamp", nargs=2, type=Path, metavar=("FROM", "NOW"), default=None,
+                   help="play nothing: give stale tasks the current version, figures kept, where the goldens "
+                        "(gameworld golden) of the files they were made from (FROM) and of the current ones (NOW) agree")
+    golden_command.add_parser(sub)
     a = sub.add_parser("assets", help="internet assets of the catalog's pages, for playing offline")
     a_sub = a.add_subparsers(dest="assets_command", required=True)
     ar = a_sub.add_parser("record", help="open each game page with internet access and record what it fetches "
@@ -492,6 +501,8 @@ def _dispatch(argv: list[str]) -> int:
         return _calibrate(args)
     if args.command == "assets":
         return _assets(args)
+    if args.command == "golden":
+        return golden_command.command(args)
     if args.command == "view":
         return _view(args)
     return _validate(args) if args.command == "validate" else _report(args)

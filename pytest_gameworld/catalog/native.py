@@ -32,7 +32,8 @@ def load_native(root: Path) -> Catalog:
     if not (root / "games").is_dir():
         raise CatalogError(f"{root}: not a catalog (no games/ directory)")
     cat = Catalog(root=root)
-    for gdir in sorted(p for p in (root / "games").iterdir() if p.is_dir()):
+    # A folder whose name starts with "_" holds what games share (the shell), not a game.
+    for gdir in sorted(p for p in (root / "games").iterdir() if p.is_dir() and not p.name.startswith("_")):
         gfile = gdir / "game.yaml"
         if not gfile.exists():
             raise CatalogError(f"{gfile}: missing")

@@ -16,6 +16,7 @@ from pathlib import Path
 from . import baselines
 from .run_record import read_results
 from .run_record import versions
+from .jsonl import write_file
 from ..catalog.loader import load_catalog
 from .sessions import catalog_version, task_versions
 
@@ -98,3 +99,28 @@ def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:
     cfg.target.parent.mkdir(parents=True, exist_ok=True)
     cfg.target.write_text(json.dumps(baselines.to_json(fresh), indent=1) + "\n", encoding="utf-8")
     return fresh, wall
+
+
+
+def restamp_command(catalog: Path, target: Path, was: Path, now: Path, select: str = "") -> int:
+    """`gameworld calibrate --restamp FROM NOW`: re-stamp the target's stale tasks (records/restamp.py), rewrite it
+    when any was, print what was done per task; 1 when a selected task stays stale, 2 when a file is unreadable."""
+    from ..catalog.keywords import KeywordError, compile_keywords
+    from ..catalog.specs import CatalogError
+    from .restamp import GoldenFileError, read_goldens, restamp
+
+    try:
+        old = baselines.load(target)
+        if old is None:
+            raise GoldenFileError(f"{target}: no baselines file to re-stamp")
+        cat = load_catalog(catalog)
+        keep = compile_keywords(select)
+        result = restamp(old, task_versions(cat), read_goldens(was), read_goldens(now), catalog_version(catalog),
+                         {t.id for t in cat.tasks if keep([t.id, t.game])})
+    except (GoldenFileError, CatalogError, baselines.BaselinesError, KeywordError) as exc:
+        print(f"gameworld calibrate: {exc}", file=sys.stderr)
+        return 2
+    if result.restamped:
+        write_file(target, json.dumps(baselines.to_json(result.baselines), indent=1) + "\n")
+    print("\n".join(result.lines() + [f"{target}: {'rewritten' if result.restamped else 'unchanged'}"]))
+    return 1 if result.kept else 0

@@ -45,11 +45,20 @@ def task_versions(catalog: Any) -> dict[str, str]:
     out: dict[str, str] = {}
     for task in catalog.tasks:
         if task.game not in games:
-            games[task.game] = _tree_hash(catalog.games[task.game].path)
+            path = catalog.games[task.game].path
+            games[task.game] = _tree_hash(path) + _shared_hash(path)
         task_file = catalog.root / "tasks" / task.game / f"{task.id}.yaml"
         extra = hashlib.sha256(task_file.read_bytes()).hexdigest() if task_file.is_file() else task.model_dump_json()
         out[task.id] = hashlib.sha256((games[task.game] + extra).encode()).hexdigest()[:12]
     return out
+
+
+def _shared_hash(game_dir: Path) -> str:
+    """The shared folders beside the games (named "_*": the games' shell) that the game's pages load: part of
+    what the game plays, so a change to the shell makes the baselines of the games that load it stale."""
+    pages = "".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(game_dir.glob("*.html")))
+    shared = sorted(p for p in game_dir.parent.glob("_*") if p.is_dir() and f"../{p.name}/" in pages)
+    return "".join(_tree_hash(p) for p in shared)
 
 
 def _tree_hash(folder: Path) -> str:

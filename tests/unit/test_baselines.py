@@ -106,6 +106,24 @@ def test_the_catalog_version_ignores_the_baselines_file(tmp_path: Path):
     assert catalog_version(tmp_path) != before
 
 
+def test_a_games_version_covers_the_shared_shell_only_where_its_page_loads_it(tmp_path: Path):
+    """A change to catalog/games/_shell makes the games that load it stale, and no other; the loader skips it."""
+    import shutil
+
+    shipped = default_catalog_dir()
+    shutil.copytree(shipped, tmp_path / "cat", ignore=shutil.ignore_patterns("baselines.json"))
+    root = tmp_path / "cat"
+    before = task_versions(load_catalog(root))
+    cat = load_catalog(root)
+    assert "_shell" not in cat.games
+    loads = {g for g, spec in cat.games.items() if "../_shell/" in (spec.path / "index.html").read_text()}
+    assert "05-breakout" in loads and "01-2048" not in loads
+    (root / "games" / "_shell" / "shell.js").write_text((root / "games" / "_shell" / "shell.js").read_text() + "\n")
+    after = task_versions(load_catalog(root))
+    changed = {t for t in before if before[t] != after[t]}
+    assert changed == {t.id for t in cat.tasks if t.game in loads}
+
+
 def test_the_shipped_baselines_cover_every_task_of_the_shipped_catalog():
     """Regenerate with `gameworld calibrate` whenever a game or task changes."""
     root = default_catalog_dir()

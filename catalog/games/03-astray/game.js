@@ -60,34 +60,7 @@
     ArrowDown: "down",
   };
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds give unrelated PRNG states.
-  function hash32(...parts) {
-    const text = parts.join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32; state in a plain object so a clone copies the stream position.
-  function makeRng(seed) {
-    return { s: seed >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  const { hash32, makeRng, nextRandom } = window.GameShell;  // seeded randomness (catalog/games/_shell)
   function randInt(rng, n) {
     return Math.floor(nextRandom(rng) * n);
   }
@@ -685,72 +658,47 @@
   }
 
   // ----------------------------------------------------------- 5. browser shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  const keyQueue = [];             // {down, key} in arrival order
-  const held = new Set();
-  const USED_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter"]);
-
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter"],
     // Humans restart from the end panel; the harness resets by API.
-    if (down && key === "Enter" && core && core.status === "terminal") {
+    onDown(key) {
+      if (key !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ down, key });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   // Drain the queue into this tick's held directions; a key pressed and
   // released between two ticks still counts as held for that one tick.
   function takeInput() {
     const dirs = new Set();
     let pressed = 0;
-    for (const ev of keyQueue) {
+    for (const ev of keys.drain()) {
       const dir = KEY_TO_DIR[ev.key];
       if (!dir) continue;
       if (ev.down) {
-        if (!held.has(ev.key)) pressed++;
-        held.add(ev.key);
+        if (!keys.held.has(ev.key)) pressed++;
+        keys.held.add(ev.key);
         dirs.add(dir);
       } else {
-        held.delete(ev.key);
+        keys.held.delete(ev.key);
       }
     }
-    keyQueue.length = 0;
-    for (const k of held) dirs.add(KEY_TO_DIR[k]);
+    for (const k of keys.held) dirs.add(KEY_TO_DIR[k]);
     return { held: dirs, pressed };
   }
 
-  // The only rAF loop, started once at load: fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
       const input = takeInput();
       if (core) core.tick(input);
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS);   // never spiral after a stall
-    render(core);
-  }
+    },
+    render: () => render(core),
+  });
 
   function pickLevel(l) {
     const v = Number(l);
@@ -759,13 +707,14 @@
     return 1;
   }
 
-  function startEpisode() {
-    keyQueue.length = 0;
-    held.clear();
-    core = createCore(seed, level);
-    attempts++;
-    renderFull(core);              // the first screenshot is already current
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      renderFull(core);              // the first screenshot is already current
+    },
+  });
 
   const api = {
     capabilities: {
@@ -773,57 +722,27 @@
       supports_inplace_reset: true,
       supports_level_select: true,
     },
-    init(config) {
-      const cfg = config || {};
-      seed = cfg.seed ?? 42;
-      level = pickLevel(cfg.level ?? 1);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-    reset(options) {
-      const opts = options || {};
-      if (opts.seed !== undefined && opts.seed !== null) seed = opts.seed;
-      if (opts.level !== undefined && opts.level !== null) level = pickLevel(opts.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
       if (!core) {
         return {
-          gameId: GAME_ID, seed, timestampMs: Date.now(), gameTimeMs: 0, status: "loading",
+          gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now(), gameTimeMs: 0, status: "loading",
           terminal: { isTerminal: false, outcome: null, reason: null },
-          game_state: { completion_progress: 0, level, score: 0, player: { x: 0, y: 0, alive: true } },
+          game_state: { completion_progress: 0, level: ep.level, score: 0, player: { x: 0, y: 0, alive: true } },
           metrics: { primary_score: 0, distance_to_goal: 0, path_length_start: 0, wall_hits: 0, moves: 0, attempts: 0 },
           raw: {},
         };
       }
       const s = core.snapshot();
-      s.metrics.attempts = attempts;
+      s.metrics.attempts = ep.attempts;
       // Date.now() is the harness's virtual clock, so this stays deterministic.
       return {
-        gameId: GAME_ID, seed, timestampMs: Date.now(), gameTimeMs: s.gameTimeMs,
+        gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now(), gameTimeMs: s.gameTimeMs,
         status: s.status, terminal: s.terminal, game_state: s.game_state, metrics: s.metrics, raw: s.raw,
       };
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only (it may clone and simulate ahead).
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  // Humans: fit the 16:9 canvas to the window; the backing store stays 1280x720.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  renderFull(null);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => renderFull(null), loop });
 })();

@@ -343,45 +343,23 @@
   // press and release between two ticks still counts as held for one tick.
   // ---------------------------------------------------------------------------
   const JUMP_KEYS = new Set([" ", "ArrowUp"]);
-  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
-    if (down && k === "Enter" && core && core.status === "terminal") {   // humans only
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
+    onDown(k) {   // humans only
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
-  // Keys held after this tick's events, plus any key that went down and up
-  // since the last tick (a short tap still counts for one tick).
+  // The keys held now and every key that went down this tick (a tap counts as held for it).
   function consumeInput() {
-    const tapped = [];
-    for (const ev of input.queue) {
-      if (ev.down) { input.held.add(ev.key); tapped.push(ev.key); }
-      else input.held.delete(ev.key);
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
-    for (const k of tapped) held.add(k);
-    return held;
+    const { downs, down } = keys.take();
+    for (const k of downs) down.add(k);
+    return down;
   }
 
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
-  }
-
-  // ---------------------------------------------------------------------------
-  // Renderer: the background is a cached layer; tiles are drawn per frame
-  // only for the ~34 visible columns; a frame is drawn only after a change.
-  // ---------------------------------------------------------------------------
   const canvas = document.getElementById("game");
   // Opaque, and every frame starts with a full-canvas fill (drawSky): the
   // browser can then drop earlier frames' draw calls instead of rasterising
@@ -532,7 +510,7 @@
   let hudLayer = null, hudKey = null;
   function drawHud(c) {
     const pct = Math.floor(100 * c.progress + 1e-9);
-    const key = c.level + ":" + pct + ":" + attempts;
+    const key = c.level + ":" + pct + ":" + ep.attempts;
     if (!hudLayer) {
       hudLayer = document.createElement("canvas");
       hudLayer.width = W;
@@ -555,7 +533,7 @@
       ctx.strokeStyle = "#fff";
       ctx.lineWidth = 2;
       ctx.strokeRect(W / 2 + 60, 18, 160, 20);
-      textOutlined("Attempt " + attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
+      textOutlined("Attempt " + ep.attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
       ctx = main;
     }
     ctx.drawImage(hudLayer, 0, 0);
@@ -590,7 +568,7 @@
       ctx.fillRect(0, 0, W, H);
       return;
     }
-    const key = attempts + ":" + core.totalTicks;
+    const key = ep.attempts + ":" + core.totalTicks;
     if (!force && key === drawnKey) return;   // nothing changed since the last frame
     drawnKey = key;
     drawWorld(core);
@@ -604,11 +582,6 @@
   // ---------------------------------------------------------------------------
   const TICK_MS = 1000 / TICK_HZ;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
 
   function runTick() {
     const held = consumeInput();
@@ -618,27 +591,9 @@
     core.airTicks = core.onGround ? 0 : (wasGround ? 0 : (core.airTicks || 0) + 1);
   }
 
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every picture exact and skips two
-  // draws in three (a skipped frame leaves drawnKey stale, so the next visible
-  // one draws). A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
-
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, 250);
-      let n = 0;
-      while (acc >= TICK_MS && n < 15) { runTick(); acc -= TICK_MS; n++; }
-      if (n === 15) acc = 0;
-    }
-    lastFrame = now;
-    if (frameCanBeSeen(now)) render(false);
-    requestAnimationFrame(frame);
-  }
+  // Only the frames the harness can photograph are drawn (Shell.frameCanBeSeen; a skipped frame leaves
+  // drawnKey stale, so the next visible one draws); a backlog is dropped.
+  const loop = Shell.loop({ tickMs: TICK_MS, visibleOnly: true, tick: runTick, render: () => render(false) });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
@@ -648,41 +603,29 @@
     return LEVELS[n] ? n : 1;
   }
 
-  function startEpisode() {
-    clearInput();
-    core = createCore(seed, level);
-    attempts++;
-    render(true);
-  }
+  const ep = Shell.episodes({
+    pickLevel: normLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render(true);
+    },
+  });
 
   const api = {
     // Fixed hand-made levels and no randomness: the seed changes nothing.
     capabilities: { supports_seed: false, supports_inplace_reset: true, supports_level_select: true },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = normLevel(config.level === undefined || config.level === null ? 1 : config.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      if (options.level !== undefined && options.level !== null) level = normLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
-      const c = core || createCore(seed, level);
+      const c = core || createCore(ep.seed, ep.level);
       const s = c.snapshot();
-      s.metrics.attempts = attempts;
+      s.metrics.attempts = ep.attempts;
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),
         gameTimeMs: s.gameTimeMs,
         status: core ? s.status : "loading",
@@ -694,20 +637,5 @@
     },
   };
 
-  window.gameAPI = api;
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render(true);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(true), loop });
 })();

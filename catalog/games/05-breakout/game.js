@@ -75,34 +75,7 @@
     return bricks;
   }
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds give unrelated PRNG states.
-  function hash32(...parts) {
-    const text = parts.join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object, so a clone copies the stream position.
-  function makeRng(seed) {
-    return { s: seed >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  const { hash32, makeRng, nextRandom } = window.GameShell;  // seeded randomness (catalog/games/_shell)
 
   function clamp(v, lo, hi) {
     return v < lo ? lo : v > hi ? hi : v;
@@ -333,14 +306,11 @@
     };
   };
 
-  // Pure parts for node-side checks and the oracle's look-ahead.
-  const exported = {
+  // Pure parts for the oracle's look-ahead.
+  window.__gwBreakout = {
     createCore, hash32, GAME_ID, LEVELS, PADDLE_Y, PADDLE_SPEED, FIELD_L, FIELD_R, HALF,
     SERVE_TICKS, BRICK_W, BRICK_H, TICK_HZ,
   };
-  if (typeof window !== "undefined") window.__gwBreakout = exported;
-  if (typeof module !== "undefined" && module.exports) module.exports = exported;
-  if (typeof document === "undefined") return; // no DOM: core only
 
   // ------------------------------------------------------------ 3. renderer
   const COLORS = {
@@ -516,48 +486,23 @@
   }
 
   // ------------------------------------------------------- 4. browser shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
   let episode = 0;                 // bumps on every init/reset: forces a full redraw
-  const keyQueue = []; // {down, key} in arrival order
-  const held = new Set();
-  const USED_KEYS = new Set(["ArrowLeft", "ArrowRight", "Enter"]);
-
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  window.addEventListener("keydown", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: ["ArrowLeft", "ArrowRight", "Enter"],
     // Humans restart from the end panel; the harness resets by API.
-    if (key === "Enter" && !window.__GW_HARNESS__ && core && core.status === "terminal") {
+    onDown(key) {
+      if (key !== "Enter" || window.__GW_HARNESS__ || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ down: true, key });
-  });
-  window.addEventListener("keyup", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    keyQueue.push({ down: false, key });
+      return true;
+    },
   });
 
-  // Drain the queue into this tick's input. A key pressed and released
-  // between two ticks still yields its edge and counts as held for one tick.
+  // An arrow pressed and released between two ticks still yields its edge and counts as held for one tick.
   function takeInput() {
-    const pressed = new Set();
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        if (!held.has(ev.key)) pressed.add(ev.key);
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    const isHeld = (k) => held.has(k) || pressed.has(k);
+    const { pressed, down } = keys.take();
+    const isHeld = (k) => down.has(k) || pressed.has(k);
     return {
       left: isHeld("ArrowLeft"),
       right: isHeld("ArrowRight"),
@@ -565,40 +510,32 @@
     };
   }
 
-  // The only rAF loop, started once at load: fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
       const inp = takeInput();
       if (core) core.tick(inp);
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS); // never spiral after a stall
-    render(core);
-  }
+    },
+    render: () => render(core),
+  });
 
   function pickLevel(level) {
-    const n = Number(level ?? 1);
+    const n = Number(level);
     if (Number.isInteger(n) && n >= 1 && n <= LEVEL_COUNT) return n;
     console.warn(`${GAME_ID}: no level ${level}; playing level 1`);
     return 1;
   }
 
-  function startEpisode(seed, level) {
-    keyQueue.length = 0;
-    held.clear();
-    core = createCore(seed, level);
-    episode++;
-    render(core);
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      episode++;
+      render(core);
+    },
+  });
 
   const api = {
     capabilities: {
@@ -606,20 +543,8 @@
       supports_inplace_reset: true,
       supports_level_select: true,
     },
-    init(config) {
-      const cfg = config || {};
-      attempts = 1;
-      startEpisode(cfg.seed ?? 42, pickLevel(cfg.level));
-      return { ok: true, method: "init" };
-    },
-    reset(options) {
-      const opts = options || {};
-      const seed = opts.seed ?? (core ? core.seed : 42);
-      const level = pickLevel(opts.level ?? (core ? core.level : 1));
-      attempts += 1;
-      startEpisode(seed, level);
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
       if (!core) {
         const s = createCore(42, 1).snapshot(0);
@@ -627,33 +552,19 @@
         s.timestampMs = Date.now();
         return s;
       }
-      const s = core.snapshot(attempts);
+      const s = core.snapshot(ep.attempts);
       s.timestampMs = Date.now(); // the harness's virtual clock: deterministic
       return s;
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only (it may clone and simulate ahead).
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-  // The loop's accumulator, so the oracle can tell how many ticks a step will hold.
-  Object.defineProperty(window, "__gwLoop", {
-    get: () => ({ acc, lastFrame, now: performance.now() }),
-    configurable: true,
+  Shell.mount({
+    api,
+    core: () => core,
+    // The loop's accumulator, so the oracle can tell how many ticks a step will hold.
+    handles: { __gwLoop: () => ({ acc: loop.state.acc, lastFrame: loop.state.lastFrame, now: performance.now() }) },
+    canvas,
+    first: () => render(null),
+    loop,
   });
-
-  // Humans: fit the 16:9 canvas to the window; the backing store stays 1280x720.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render(null);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
 })();

@@ -52,34 +52,7 @@
   };
   const LEVEL_COUNT = 5;
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds give unrelated PRNG states.
-  function hash32(...parts) {
-    const text = parts.join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object, so a clone copies the stream position.
-  function makeRng(seed) {
-    return { s: seed >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  const { hash32, makeRng, nextRandom } = window.GameShell;  // seeded randomness (catalog/games/_shell)
 
   function norm360(a) {
     const r = a % 360;
@@ -250,11 +223,8 @@
     };
   };
 
-  // Pure parts for node-side checks and the oracle's look-ahead.
-  const exported = { createCore, hash32, angleGap, norm360, GAME_ID, LEVELS, HIT_DEG };
-  if (typeof window !== "undefined") window.__gwCoreBall = exported;
-  if (typeof module !== "undefined" && module.exports) module.exports = exported;
-  if (typeof document === "undefined") return; // no DOM: core only
+  // Pure parts for the oracle's look-ahead.
+  window.__gwCoreBall = { createCore, hash32, angleGap, norm360, GAME_ID, LEVELS, HIT_DEG };
 
   // ------------------------------------------------------------ 3. renderer
   const COLORS = {
@@ -433,92 +403,52 @@
   }
 
   // ------------------------------------------------------- 4. browser shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
   let episode = 0;                 // bumps on every init/reset: forces a full redraw
-  const keyQueue = [];             // {down, key} in arrival order
-  const held = new Set();
-  const USED_KEYS = new Set([" ", "Enter"]);
-
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  window.addEventListener("keydown", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter"],
     // Humans restart from the end panel; the harness resets by API.
-    if (key === "Enter" && !window.__GW_HARNESS__ && core && core.status === "terminal") {
+    onDown(key) {
+      if (key !== "Enter" || window.__GW_HARNESS__ || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ down: true, key });
-  });
-  window.addEventListener("keyup", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    keyQueue.push({ down: false, key });
+      return true;
+    },
   });
 
-  // Drain the queue into this tick's Space edge (a press and release between
-  // two ticks still counts once).
+  // Space's edge this tick (a press and release between two ticks still counts once).
   function takeInput() {
-    let shoot = false;
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        if (ev.key === " " && !held.has(ev.key)) shoot = true;
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    return { shoot };
+    return { shoot: keys.take().pressed.has(" ") };
   }
 
-  // The only rAF loop, started once at load: fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
-  // Under the harness a picture is only ever taken at a multiple of 50 ms of game time (controls last
-  // multiples of 50 ms), and frames fire every 16 ms: only the last frame before each 50 ms mark can be
-  // seen, so only those are drawn (docs/catalog.md). A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
-
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  // Only the frames the harness can photograph are drawn (docs/catalog.md; Shell.frameCanBeSeen).
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    visibleOnly: true,
+    tick() {
       const inp = takeInput();
       if (core) core.tick(inp);
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS); // never spiral after a stall
-    if (frameCanBeSeen(now)) render(core);
-  }
+    },
+    render: () => render(core),
+  });
 
   function pickLevel(level) {
-    const n = Number(level ?? 1);
+    const n = Number(level);
     if (Number.isInteger(n) && n >= 1 && n <= LEVEL_COUNT) return n;
     console.warn(`${GAME_ID}: no level ${level}; playing level 1`);
     return 1;
   }
 
-  function startEpisode(seed, level) {
-    keyQueue.length = 0;
-    held.clear();
-    core = createCore(seed, level);
-    episode++;
-    render(core);
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      episode++;
+      render(core);
+    },
+  });
 
   const api = {
     capabilities: {
@@ -526,20 +456,8 @@
       supports_inplace_reset: true,
       supports_level_select: true,
     },
-    init(config) {
-      const cfg = config || {};
-      attempts = 1;
-      startEpisode(cfg.seed ?? 42, pickLevel(cfg.level));
-      return { ok: true, method: "init" };
-    },
-    reset(options) {
-      const opts = options || {};
-      const seed = opts.seed ?? (core ? core.seed : 42);
-      const level = pickLevel(opts.level ?? (core ? core.level : 1));
-      attempts += 1;
-      startEpisode(seed, level);
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
       if (!core) {
         const s = createCore(42, 1).snapshot(0);
@@ -547,28 +465,11 @@
         s.timestampMs = Date.now();
         return s;
       }
-      const s = core.snapshot(attempts);
+      const s = core.snapshot(ep.attempts);
       s.timestampMs = Date.now(); // the harness's virtual clock: deterministic
       return s;
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only (it may clone and simulate ahead).
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  // Humans: fit the 16:9 canvas to the window; the backing store stays 1280x720.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render(null);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(null), loop });
 })();

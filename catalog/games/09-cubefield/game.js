@@ -67,16 +67,9 @@
   // Deterministic randomness
   // ---------------------------------------------------------------------------
 
-  // FNV-1a over the parts joined by "|": stable across hosts, no Math.random.
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 on {s} (catalog/games/_shell): stable across hosts,
+  // no Math.random.
+  const { fnv32: hash32, makeRng, nextRandom: rngNext } = window.GameShell;
 
   // Integer mix of (base, i, j) -> [0, 1): the cube in cell (i, j) is a pure
   // function of its indices, so the field never depends on frame timing.
@@ -86,17 +79,6 @@
     h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
     h ^= h >>> 16;
     return (h >>> 0) / 4294967296;
-  }
-
-  function makeRng(seed32) {
-    return { s: seed32 >>> 0 };
-  }
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
   // ---------------------------------------------------------------------------
@@ -340,40 +322,29 @@
   // Keyboard: events queue up and are consumed at the start of each tick, so
   // a press and release between two ticks still counts as held for one tick.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the game-over screen starts a new flight.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
+  // The keys held as the tick starts, and every key that went down since (released or not).
   function consumeInput() {
-    const held = new Set(input.held);
-    for (const ev of input.queue) {
+    const held = new Set(keys.held);
+    for (const ev of keys.drain()) {
       if (ev.down) {
-        input.held.add(ev.key);
+        keys.held.add(ev.key);
         held.add(ev.key);       // a tap counts as held for this tick
       } else {
-        input.held.delete(ev.key);
+        keys.held.delete(ev.key);
       }
     }
-    input.queue.length = 0;
     return held;
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
   }
 
   // ---------------------------------------------------------------------------
@@ -573,7 +544,7 @@
     ctx.fillRect(0, 0, W, HUD_H);
     textOutlined("Cubefield", 20, HUD_H / 2, "bold 28px sans-serif", "left");
     textOutlined("Score " + c.score, W / 2, HUD_H / 2, "bold 32px sans-serif", "center");
-    textOutlined("Speed " + Math.round(c.speed) + " u/s   Attempt " + attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
+    textOutlined("Speed " + Math.round(c.speed) + " u/s   Attempt " + ep.attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
   }
 
   function drawPanel(lines) {
@@ -618,27 +589,8 @@
   // ---------------------------------------------------------------------------
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
-  // Under the harness's virtual clock a step always ends on a multiple of
-  // 50 ms (200 ms controls, 50 ms readiness slices) and frames fire every
-  // 16 ms, so only the last frame before each 50 ms mark can ever be seen:
-  // drawing just those keeps every screenshot exact (the frame at the step's
-  // final game time) and skips two draws in three. A human in a normal
-  // browser gets every frame.
-  const SEEN_EVERY_MS = 50;
-  const FRAME_MS = 16;
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / SEEN_EVERY_MS) * SEEN_EVERY_MS < now + FRAME_MS;
-  }
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
   let dirty = true;
 
   function runTick() {
@@ -649,36 +601,32 @@
     if (core.status !== "ready" || before !== "ready") dirty = true;
   }
 
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      let n = 0;
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        runTick();
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;
-    }
-    lastFrame = now;
-    // a frozen `ready` or terminal world needs no redraw
-    if (dirty && frameCanBeSeen(now)) {
+  // Only the frames the harness can photograph are drawn (every step ends on a multiple of 50 ms:
+  // Shell.frameCanBeSeen); a frozen `ready` or terminal world needs no redraw; a backlog is dropped.
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick: runTick,
+    render() {
+      if (!dirty) return;
       render();
       dirty = false;
-    }
-    requestAnimationFrame(frame);
-  }
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  function startEpisode() {
-    clearInput();
-    core = createCore(seed, level);
-    attempts++;
-    render();
-    dirty = false;
-  }
+  // No levels: every episode is level 1.
+  const ep = Shell.episodes({
+    pickLevel: () => 1,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render();
+      dirty = false;
+    },
+  });
 
   const api = {
     capabilities: {
@@ -687,35 +635,22 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = 1;                  // no levels
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       const s = core ? core.snapshot() : null;
       const player = s ? s.player : { x: 0, z: 0, vx: 0, speed: SPEED0, alive: true };
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),  // the harness's virtual clock
         gameTimeMs: s ? s.gameTimeMs : 0,
         status: s ? s.status : "loading",
         terminal: s ? s.terminal : { isTerminal: false, outcome: null, reason: null },
         game_state: {
           score: s ? s.score : 0,
-          level: level,
+          level: ep.level,
           progress: s ? s.progress : 0,
           completion_progress: s ? s.progress : 0,
           player: player,
@@ -726,7 +661,7 @@
           distance: s ? s.distance : 0,
           time_s: s ? s.time_s : 0,
           dodges: s ? s.dodges : 0,
-          attempts: attempts,
+          attempts: ep.attempts,
           deaths: s && !player.alive ? 1 : 0,
         },
         raw: {
@@ -740,21 +675,5 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

@@ -553,39 +553,18 @@
     watergirl: { left: "a", right: "d", jump: "w" },
     fireboy: { left: "ArrowLeft", right: "ArrowRight", jump: "ArrowUp" },
   };
-  const USED_KEYS = new Set(["a", "d", "w", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " ", "Enter"]);
-  const input = { queue: [], held: new Set() };
-
-  function normKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const k = normKey(e);
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
-    // Humans only: Enter on a finished level plays it again.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["a", "d", "w", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " ", "Enter"],
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
+    const { pressed, down: held } = keys.take();
     for (const k of pressed) held.add(k);   // a tap counts as held for one tick
     const out = {};
     for (const name of ROLES) {
@@ -595,14 +574,6 @@
     return out;
   }
 
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
-  }
-
-  // ---------------------------------------------------------------------------
-  // Renderer
-  // ---------------------------------------------------------------------------
   const canvas = document.getElementById("game");
   const ctx = canvas.getContext("2d");
 
@@ -916,7 +887,7 @@
       ctx.fillRect(0, 0, W, H);
       return;
     }
-    const key = core.drawKey() + "|" + attempts;
+    const key = core.drawKey() + "|" + ep.attempts;
     if (!force && key === lastKey) return;
     lastKey = key;
     ctx.drawImage(templeImage(core.level), 0, 0);
@@ -933,14 +904,7 @@
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
 
   function runTick() {
     const inp = consumeInput();
@@ -948,21 +912,8 @@
     core.tick(inp);
   }
 
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      let n = 0;
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        runTick();
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;
-    }
-    lastFrame = now;
-    render(false);
-    requestAnimationFrame(frame);
-  }
+  // A backlog is dropped rather than spiral.
+  const loop = Shell.loop({ tickMs: TICK_MS, tick: runTick, render: () => render(false) });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
@@ -972,12 +923,15 @@
     return Number.isInteger(n) && n >= 1 && n <= LAST_LEVEL ? n : 1;
   }
 
-  function startEpisode() {
-    clearInput();
-    core = createCore(level);
-    attempts++;
-    render(true);
-  }
+  // No randomness: the seed changes nothing.
+  const ep = Shell.episodes({
+    pickLevel: normLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(level);
+      render(true);
+    },
+  });
 
   const api = {
     capabilities: {
@@ -986,29 +940,15 @@
       supports_level_select: true,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = normLevel(config.level === undefined || config.level === null ? 1 : config.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      if (options.level !== undefined && options.level !== null) level = normLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
-      const c = core || createCore(level);
+      const c = core || createCore(ep.level);
       const s = c.snapshot();
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),   // the harness's virtual clock
         gameTimeMs: s.gameTimeMs,
         status: core ? s.status : "loading",
@@ -1032,28 +972,12 @@
           watergirl_diamonds: s.diamonds.watergirl.collected,
           deaths: s.deaths,
           time_s: s.time_s,
-          attempts: attempts,
+          attempts: ep.attempts,
         },
         raw: { ticks: s.ticks, tile_px: TILE, play_top_y: TOP, char_size: [CHAR_W, CHAR_H] },
       };
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render(true);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(true), loop });
 })();

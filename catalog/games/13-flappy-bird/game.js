@@ -57,28 +57,8 @@
   // Deterministic randomness
   // ---------------------------------------------------------------------------
 
-  // FNV-1a over the parts joined by "|": stable across hosts, no Math.random.
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object so the core can be cloned.
-  function makeRng(seed32) {
-    return { s: seed32 >>> 0 };
-  }
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 (catalog/games/_shell): stable across hosts, no Math.random.
+  const { fnv32: hash32, makeRng, nextRandom: rngNext } = window.GameShell;
   function rngInt(rng, lo, hi) {           // inclusive bounds
     return lo + Math.floor(rngNext(rng) * (hi - lo + 1));
   }
@@ -275,49 +255,17 @@
   // Keyboard: events are queued and consumed at the start of each tick, so a
   // press and release between two ticks still gives one `pressed` edge.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function normKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const k = normKey(e);
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the game-over screen starts a new flight. Agents
     // never see a terminal frame (the harness resets first) and have no Enter.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
-
-  // Drain the queue; returns this tick's pressed edges and held set.
-  function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
-    for (const k of pressed) held.add(k);   // a tap counts as held for one tick
-    return { pressed: pressed, held: held };
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
-  }
+      return true;
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // Renderer
@@ -492,7 +440,7 @@
     textOutlined("Flappy Bird", 20, HUD_H / 2, "bold 28px sans-serif", "left");
     textOutlined("Level " + c.level, 210, HUD_H / 2 + 1, "20px sans-serif", "left");
     textOutlined("Score " + c.score, W / 2, HUD_H / 2, "bold 28px sans-serif", "center");
-    textOutlined("Attempt " + attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
+    textOutlined("Attempt " + ep.attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
   }
 
   function drawPanel(lines) {
@@ -539,65 +487,31 @@
   // ---------------------------------------------------------------------------
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every screenshot exact and skips two
-  // draws in three. A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
 
   function runTick() {
-    const { pressed } = consumeInput();
+    const { pressed } = keys.take();
     if (!core) return;
     if (core.status === "terminal") return;   // input ignored until reset
     core.tick({ flap: pressed.has(" ") });
   }
 
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      let n = 0;
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        runTick();
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
-    if (frameCanBeSeen(now)) render();
-    requestAnimationFrame(frame);
-  }
+  // Only the frames the harness can photograph are drawn (Shell.frameCanBeSeen); a backlog is dropped.
+  const loop = Shell.loop({ tickMs: TICK_MS, visibleOnly: true, tick: runTick, render: () => render() });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  function normSeed(s) {
-    return s === undefined || s === null ? 42 : s;
-  }
-
-  function normLevel(l) {
-    // No levels: only level 1 exists (capabilities.supports_level_select = false).
-    return 1;
-  }
-
-  function startEpisode() {
-    clearInput();
-    core = createCore(seed, level);
-    attempts++;
-    render();                      // the first screenshot is already current
-  }
+  // No levels: only level 1 exists (capabilities.supports_level_select = false).
+  const ep = Shell.episodes({
+    pickLevel: () => 1,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render();                      // the first screenshot is already current
+    },
+  });
 
   const api = {
     capabilities: {
@@ -606,31 +520,17 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = normSeed(config.seed);
-      level = normLevel(config.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      if (options.level !== undefined && options.level !== null) level = normLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       if (!core) {
         return {
-          gameId: GAME_ID, seed: seed, timestampMs: Date.now(), gameTimeMs: 0,
+          gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now(), gameTimeMs: 0,
           status: "loading",
           terminal: { isTerminal: false, outcome: null, reason: null },
           game_state: {
-            score: 0, level: level, progress: 0, completion_progress: 0,
+            score: 0, level: ep.level, progress: 0, completion_progress: 0,
             player: { x: BIRD_X, y: BIRD_START_Y, vy: 0, alive: true }, pipes: [],
           },
           metrics: { primary_score: 0, pipes_passed: 0, flaps: 0, attempts: 0, deaths: 0 },
@@ -640,7 +540,7 @@
       const s = core.snapshot();
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),   // the harness's virtual clock
         gameTimeMs: s.gameTimeMs,
         status: s.status,
@@ -659,7 +559,7 @@
           primary_score: s.score,
           pipes_passed: s.score,
           flaps: s.flaps,
-          attempts: attempts,
+          attempts: ep.attempts,
           deaths: s.deaths,
         },
         raw: {
@@ -675,26 +575,5 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", {
-    get: () => core,
-    configurable: true,
-  });
-
-  // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays
-  // 1280x720. Under the harness the viewport is exactly 1280x720 anyway.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

@@ -379,48 +379,24 @@
   // Keyboard: events are queued and consumed at the start of each tick, so a
   // press and release between two ticks still counts as held for one tick.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function normKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const k = normKey(e);
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the game-over screen starts again. Agents never see a
     // terminal frame (the harness resets first) and have no Enter key.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
-  // Drain the queue; returns this tick's held set. A key that went down during
-  // the tick counts as held for it even if it also came up (very short taps).
+  // This tick's held set. A key that went down during the tick counts as held
+  // for it even if it also came up (very short taps).
   function consumeInput() {
-    const tapped = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        input.held.add(ev.key);
-        tapped.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    for (const k of input.held) tapped.add(k);
-    return tapped;
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
+    const { downs, down } = keys.take();
+    for (const k of downs) down.add(k);
+    return down;
   }
 
   // ---------------------------------------------------------------------------
@@ -581,7 +557,7 @@
     textOutlined("GeoDash", 20, HUD_H / 2, "bold 28px sans-serif", "left");
     textOutlined("Level " + c.level, 160, HUD_H / 2 + 1, "20px sans-serif", "left");
     textOutlined("Score " + c.score() + " / " + SCORE_END, W / 2, HUD_H / 2, "bold 28px sans-serif", "center");
-    textOutlined("Attempt " + attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
+    textOutlined("Attempt " + ep.attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
     // Progress bar under the HUD strip.
     ctx.fillStyle = "rgba(0,0,0,0.5)";
     ctx.fillRect(W / 2 - 200, HUD_H + 6, 400, 8);
@@ -626,23 +602,8 @@
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator;
   // a frame is drawn only when the picture can have changed.
   // ---------------------------------------------------------------------------
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every screenshot exact and skips two
-  // draws in three. A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
   let dirty = true;
 
   function runTick() {
@@ -653,24 +614,18 @@
     if (core.status === "playing" || core.status !== before) dirty = true;
   }
 
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      let n = 0;
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        runTick();
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
-    if (dirty && frameCanBeSeen(now)) {
+  // Only the frames the harness can photograph are drawn (Shell.frameCanBeSeen), and only when the
+  // picture can have changed; a backlog is dropped.
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick: runTick,
+    render() {
+      if (!dirty) return;
       render();
       dirty = false;
-    }
-    requestAnimationFrame(frame);
-  }
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
@@ -680,13 +635,15 @@
     return n === 2 || n === 3 ? n : 1;
   }
 
-  function startEpisode() {
-    clearInput();
-    core = createCore(seed, level);
-    attempts++;
-    render();                      // the first screenshot is already current
-    dirty = false;
-  }
+  const ep = Shell.episodes({
+    pickLevel: normLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render();                      // the first screenshot is already current
+      dirty = false;
+    },
+  });
 
   const api = {
     capabilities: {
@@ -696,22 +653,8 @@
       supports_level_select: true,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = normLevel(config.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      if (options.level !== undefined && options.level !== null) level = normLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       const s = core ? core.snapshot() : null;
@@ -719,7 +662,7 @@
       const distance = s ? s.distance : 0;
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),   // the harness's virtual clock
         gameTimeMs: s ? s.gameTimeMs : 0,
         status: s ? s.status : "loading",
@@ -727,7 +670,7 @@
         game_state: {
           score: score,
           mode: "cube",
-          level: level,
+          level: ep.level,
           completion_progress: distance / LEVEL_PX,
           player: s ? s.player : { x: START_X, y: GROUND_Y - CUBE, vy: 0, on_ground: true, player_die: false, alive: true },
           hazards: s ? s.hazards : [],
@@ -737,13 +680,13 @@
           distance: distance,
           points: score,
           jumps: s ? s.jumps : 0,
-          attempts: attempts,
+          attempts: ep.attempts,
           deaths: s ? s.deaths : 0,
         },
         raw: {
           ticks: s ? s.ticks : 0,
           play_ticks: s ? s.playTicks : 0,
-          speed_px_s: core ? core.speed : SPEEDS[level],
+          speed_px_s: core ? core.speed : SPEEDS[ep.level],
           ground_y: GROUND_Y,
           tile: TILE,
           level_px: LEVEL_PX,
@@ -752,23 +695,5 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays
-  // 1280x720. Under the harness the viewport is exactly 1280x720 anyway.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

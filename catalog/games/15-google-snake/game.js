@@ -45,25 +45,9 @@
   // Deterministic randomness
   // ---------------------------------------------------------------------------
 
-  // FNV-1a over the parts joined by "|": stable across hosts, no Math.random.
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object so the core can be cloned.
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 on {s} (catalog/games/_shell): stable across hosts,
+  // no Math.random; a plain object, so the core can be cloned.
+  const { fnv32: hash32, nextRandom: rngNext } = window.GameShell;
 
   // ---------------------------------------------------------------------------
   // Core: pure simulation, one call to tick() = 1/60 s
@@ -257,41 +241,29 @@
   // Keyboard: events are queued and consumed at the start of each tick, so a
   // press and release between two ticks still gives one edge.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set(["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const keyQueue = [];
-  const held = new Set();
-
-  function normKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const k = normKey(e);
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the game-over screen starts again. Agents never
     // see a terminal frame (the harness resets first) and have no Enter.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   // This tick's arrow press edges, in arrival order.
   function consumeInput() {
     const dirs = [];
-    for (const ev of keyQueue) {
+    for (const ev of keys.drain()) {
       if (ev.down) {
-        if (!held.has(ev.key) && KEY_DIR[ev.key]) dirs.push(KEY_DIR[ev.key]);
-        held.add(ev.key);
+        if (!keys.held.has(ev.key) && KEY_DIR[ev.key]) dirs.push(KEY_DIR[ev.key]);
+        keys.held.add(ev.key);
       } else {
-        held.delete(ev.key);
+        keys.held.delete(ev.key);
       }
     }
-    keyQueue.length = 0;
     return { dirs: dirs };
   }
 
@@ -422,7 +394,7 @@
   function drawHud(c) {
     textOutlined(ctx, "Google Snake", 20, HUD_H / 2, "bold 28px sans-serif", "left");
     textOutlined(ctx, "Score " + c.score, W / 2, HUD_H / 2, "bold 28px sans-serif", "center");
-    textOutlined(ctx, "Length " + c.snake.length + "   Attempt " + attempts, W - 20, HUD_H / 2,
+    textOutlined(ctx, "Length " + c.snake.length + "   Attempt " + ep.attempts, W - 20, HUD_H / 2,
       "20px sans-serif", "right");
   }
 
@@ -460,7 +432,7 @@
 
   // What the picture depends on; the frame is redrawn only when it changes.
   function viewKey(c) {
-    return c ? attempts + " " + c.moves + " " + c.status + " " + c.dir : "none";
+    return c ? ep.attempts + " " + c.moves + " " + c.status + " " + c.dir : "none";
   }
 
   // ---------------------------------------------------------------------------
@@ -468,32 +440,23 @@
   // ---------------------------------------------------------------------------
   const TICK_MS = 1000 / TICK_HZ;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let lastFrame = null;
-  let acc = 0;
   let drawnKey = "";
 
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame !== null) {
-      acc += Math.min(Math.max(now - lastFrame, 0), 250);
-      let n = 0;
-      while (acc >= TICK_MS && n < 15) {
-        const inp = consumeInput();
-        if (core) core.tick(inp);
-        acc -= TICK_MS;
-        n++;
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
+      const inp = consumeInput();
+      if (core) core.tick(inp);
+    },
+    render() {
+      const key = viewKey(core);
+      if (key !== drawnKey) {
+        render();
+        drawnKey = key;
       }
-      if (n === 15) acc = Math.min(acc, TICK_MS);   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
-    const key = viewKey(core);
-    if (key !== drawnKey) {
-      render();
-      drawnKey = key;
-    }
-  }
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
@@ -504,17 +467,18 @@
     return 1;
   }
 
-  function startEpisode() {
-    keyQueue.length = 0;
-    held.clear();
-    attempts++;
-    core = createCore(seed, 1);
-    render();                      // the first screenshot is already current
-    drawnKey = viewKey(core);
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed) {
+      keys.clear();
+      core = createCore(seed, 1);
+      render();                      // the first screenshot is already current
+      drawnKey = viewKey(core);
+    },
+  });
 
   function loadingState() {
-    const s = createCore(seed, 1).snapshot();
+    const s = createCore(ep.seed, 1).snapshot();
     s.status = "loading";
     return s;
   }
@@ -526,48 +490,17 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed ?? 42;
-      pickLevel(config.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      pickLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       const s = core ? core.snapshot() : loadingState();
-      s.seed = seed;
+      s.seed = ep.seed;
       s.timestampMs = Date.now();   // the harness's virtual clock
-      s.metrics.attempts = attempts;
+      s.metrics.attempts = ep.attempts;
       return s;
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays 1280x720.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

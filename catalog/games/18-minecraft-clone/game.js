@@ -59,33 +59,7 @@
 
   const KEY_DIR = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" };
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser.
-  function hash32(...parts) {
-    const text = parts.join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32; state in a plain object so a clone copies the stream position.
-  function makeRng(seed) {
-    return { s: seed >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  const { hash32, makeRng, nextRandom } = window.GameShell;  // seeded randomness (catalog/games/_shell)
   function randInt(rng, n) {
     return Math.floor(nextRandom(rng) * n);
   }
@@ -1185,10 +1159,8 @@
   }
 
   // ----------------------------------------------------------- 5. browser shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
   const queue = [];                // input events since the last tick, in arrival order
   const USED_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
 
@@ -1216,32 +1188,15 @@
   canvas.addEventListener("mouseup", onMouse);
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
 
-  // The only rAF loop, started once at load: fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
       const events = queue.splice(0, queue.length);
       if (core) core.tick(events);
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS);   // never spiral after a stall
-    render(core, false);
-  }
-
-  function startEpisode() {
-    queue.length = 0;
-    core = createCore(seed, level);
-    attempts++;
-    render(core, true);            // the first screenshot is already current
-  }
+    },
+    render: () => render(core, false),
+  });
 
   function pickLevel(l) {
     if (Number(l) === 1) return 1;
@@ -1249,69 +1204,50 @@
     return 1;
   }
 
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level) {
+      queue.length = 0;
+      core = createCore(seed, level);
+      render(core, true);            // the first screenshot is already current
+    },
+  });
+
   const api = {
     capabilities: {
       supports_seed: true,
       supports_inplace_reset: true,
       supports_level_select: false,
     },
-    init(config) {
-      const cfg = config || {};
-      seed = cfg.seed ?? 42;
-      level = pickLevel(cfg.level ?? 1);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-    reset(options) {
-      const opts = options || {};
-      if (opts.seed !== undefined && opts.seed !== null) seed = opts.seed;
-      if (opts.level !== undefined && opts.level !== null) level = pickLevel(opts.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
       if (!core) {
         const gains = { dirt: 0, wood_log: 0, leaves: 0, stone: 0, iron_ore: 0 };
         return {
-          gameId: GAME_ID, seed, timestampMs: Date.now(), gameTimeMs: 0, status: "loading",
+          gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now(), gameTimeMs: 0, status: "loading",
           terminal: { isTerminal: false, outcome: null, reason: null },
-          game_state: { score: 0, level, completion_progress: 0, inventory: { slots: [], selected_slot: 1, item_gains: gains },
+          game_state: { score: 0, level: ep.level, completion_progress: 0, inventory: { slots: [], selected_slot: 1, item_gains: gains },
             player: { x: 0, y: 0, z: 0, alive: true } },
           metrics: { primary_score: 0, item_gains: Object.assign({}, gains), attempts: 0 },
           raw: {},
         };
       }
       const s = core.snapshot();
-      s.metrics.attempts = attempts;
+      s.metrics.attempts = ep.attempts;
       // Date.now() is the harness's virtual clock, so this stays deterministic.
       return {
-        gameId: GAME_ID, seed, timestampMs: Date.now(), gameTimeMs: s.gameTimeMs,
+        gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now(), gameTimeMs: s.gameTimeMs,
         status: s.status, terminal: s.terminal, game_state: s.game_state, metrics: s.metrics, raw: s.raw,
       };
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only (it may clone and simulate ahead).
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
   // Pure helpers the oracle shares with the game (no access to live state).
   window.__gwMinecraft = { createCore, BREAK_TICKS, ITEM_OF, blocks: { AIR, GRASS, DIRT, STONE, LOG, LEAVES, IRON, BEDROCK }, SX, SZ, SY };
-
-  // Humans: fit the 16:9 canvas to the window; the backing store stays 1280x720.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
   if (!window.__GW_HARNESS__) {
     recentreOnRest = false;
     castEvery = 1;                 // a person sees every frame
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
   }
-
-  render(null, true);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(null, true), loop });
 })();

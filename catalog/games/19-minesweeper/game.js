@@ -29,22 +29,9 @@
   const FLAGGED = 2;
 
   // ------------------------------------------------------------ PRNG helpers
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds (0, 1, 2 ...) give unrelated streams.
-  function hash32(...parts) {
-    const text = parts.map(String).join('|');
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
+  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby seeds (0, 1, 2 ...) give
+  // unrelated streams (catalog/games/_shell). Its own mulberry32 below keeps its state in {a}.
+  const { hash32 } = window.GameShell;
 
   // mulberry32 kept as a plain object so the core can be cloned exactly.
   function makeRng(state) {

@@ -83,23 +83,8 @@
   // ---------------------------------------------------------------------------
   // Deterministic randomness
   // ---------------------------------------------------------------------------
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
-
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 on {s} (catalog/games/_shell).
+  const { fnv32: hash32, nextRandom: rngNext } = window.GameShell;
 
   // Distance from a point to a rectangle (0 inside).
   function rectDist(r, x, y) {
@@ -429,32 +414,12 @@
   // ---------------------------------------------------------------------------
   // Keyboard
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const keyQueue = [];
-  const held = new Set();
-
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (!USED_KEYS.has(k)) return;
-    e.preventDefault();
-    if (e.repeat) return;
-    keyQueue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({ keys: ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"] });
 
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        if (!held.has(ev.key)) pressed.add(ev.key);
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    const on = (k) => held.has(k) || pressed.has(k);   // a tap counts as held for one tick
+    const { pressed, down } = keys.take();
+    const on = (k) => down.has(k) || pressed.has(k);   // a tap counts as held for one tick
     return { up: on("ArrowUp"), down: on("ArrowDown"), left: on("ArrowLeft"), right: on("ArrowRight") };
   }
 
@@ -743,7 +708,7 @@
     }
     // The room never paints outside y 56-696, so the bars are redrawn only
     // when their text changes.
-    const hud = attempts + "|" + c.earned + "|" + c.money + "|" + c.carryCount + c.carryItem;
+    const hud = ep.attempts + "|" + c.earned + "|" + c.money + "|" + c.carryCount + c.carryItem;
     if (hud !== drawnHud) {
       drawHud(c);
       drawnHud = hud;
@@ -752,7 +717,7 @@
 
   function viewKey(c) {
     if (!c) return "none";
-    let k = attempts + "|" + c.x + "," + c.y + "|" + c.carryCount + c.carryItem + "|" + c.shelves.banana + "," +
+    let k = ep.attempts + "|" + c.x + "," + c.y + "|" + c.carryCount + c.carryItem + "|" + c.shelves.banana + "," +
       c.shelves.corn + "|" + c.trees.map((t) => t.bananas).join(",") + "|" + c.cash.length + "|" + c.money + "|" +
       c.assistant.state + "|" + (c.payTimer > 0 ? Math.floor(c.payTimer / 6) : -1) + "|";
     for (const cu of c.customers) k += cu.x + "," + cu.y + cu.state + cu.got + ";";
@@ -764,41 +729,27 @@
   // ---------------------------------------------------------------------------
   const TICK_MS = 1000 / TICK_HZ;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let lastFrame = null;
-  let acc = 0;
   let drawnKey = "";
   let drawnHud = "";
 
-  // Under the harness a picture is only ever taken at a multiple of 50 ms of game time (controls last
-  // multiples of 50 ms), and frames fire every 16 ms: only the last frame before each 50 ms mark can be
-  // seen, so only those are drawn (docs/catalog.md). A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
-
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame !== null) {
-      acc += Math.min(Math.max(now - lastFrame, 0), 250);
-      let n = 0;
-      while (acc >= TICK_MS && n < 15) {
-        const inp = consumeInput();
-        if (core) core.tick(inp);
-        acc -= TICK_MS;
-        n++;
+  // Only the frames the harness can photograph are drawn (Shell.frameCanBeSeen, docs/catalog.md); a
+  // skipped frame leaves the next one to draw.
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    visibleOnly: true,
+    tick() {
+      const inp = consumeInput();
+      if (core) core.tick(inp);
+    },
+    render() {
+      const key = viewKey(core);
+      if (key !== drawnKey) {
+        render();
+        drawnKey = key;
       }
-      if (n === 15) acc = Math.min(acc, TICK_MS);
-    }
-    lastFrame = now;
-    const key = viewKey(core);
-    if (key !== drawnKey && frameCanBeSeen(now)) {  // a skipped frame leaves the next one to draw
-      render();
-      drawnKey = key;
-    }
-  }
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
@@ -808,41 +759,28 @@
     return 1;
   }
 
-  function startEpisode() {
-    keyQueue.length = 0;
-    held.clear();
-    attempts++;
-    core = createCore(seed, 1);
-    render();
-    drawnKey = viewKey(core);
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed) {
+      keys.clear();
+      core = createCore(seed, 1);
+      render();
+      drawnKey = viewKey(core);
+    },
+  });
 
   const api = {
     capabilities: { supports_seed: true, supports_inplace_reset: true, supports_level_select: false },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed ?? 42;
-      pickLevel(config.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      pickLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
-      const s = (core || createCore(seed, 1)).snapshot();
-      s.metrics.attempts = attempts;
+      const s = (core || createCore(ep.seed, 1)).snapshot();
+      s.metrics.attempts = ep.attempts;
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),
         gameTimeMs: s.gameTimeMs,
         status: core ? "playing" : "loading",
@@ -854,22 +792,7 @@
     },
   };
 
-  window.gameAPI = api;
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
   // For the oracle: the static geometry it plans on, reached through __gwCore.
   Core.prototype.geo = { STATIONS, SOLID, TILE, ROOM_W, ROOM_H, MONKEY_R, ASSISTANT_POS, blocked, rectDist, REACH, MAT_REACH, WAKE_REACH, SHELF_MAX, CARRY_MAX };
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

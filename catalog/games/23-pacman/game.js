@@ -113,23 +113,8 @@
   // ---------------------------------------------------------------------------
   // Deterministic randomness (frightened ghosts' turns only)
   // ---------------------------------------------------------------------------
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
-
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 on {s} (catalog/games/_shell).
+  const { fnv32: hash32, nextRandom: rngNext } = window.GameShell;
 
   // ---------------------------------------------------------------------------
   // Maze geometry
@@ -580,40 +565,29 @@
   // Keyboard: events are queued and consumed at the start of each tick, so a
   // press and release between two ticks still gives one edge.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set(["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const keyQueue = [];
-  const held = new Set();
-
-  function normKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const k = normKey(e);
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the game-over screen starts again. Agents never
     // see a terminal frame (the harness resets first) and have no Enter.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
+  // This tick's arrow press edges, in arrival order.
   function consumeInput() {
     const dirs = [];
-    for (const ev of keyQueue) {
+    for (const ev of keys.drain()) {
       if (ev.down) {
-        if (!held.has(ev.key) && KEY_DIR[ev.key]) dirs.push(KEY_DIR[ev.key]);
-        held.add(ev.key);
+        if (!keys.held.has(ev.key) && KEY_DIR[ev.key]) dirs.push(KEY_DIR[ev.key]);
+        keys.held.add(ev.key);
       } else {
-        held.delete(ev.key);
+        keys.held.delete(ev.key);
       }
     }
-    keyQueue.length = 0;
     return { dirs: dirs };
   }
 
@@ -867,7 +841,7 @@
   function viewKey(c) {
     if (!c) return "none";
     const still = c.status !== "playing" || c.readyTicks > 0 || !c.pac.started;
-    return attempts + " " + c.status + " " + c.score + " " + c.lives + " " +
+    return ep.attempts + " " + c.status + " " + c.score + " " + c.lives + " " +
       (still ? c.readyTicks > 0 ? "r" + c.readyTicks : "s" : "t" + c.totalTicks);
   }
 
@@ -876,34 +850,25 @@
   // ---------------------------------------------------------------------------
   const TICK_MS = 1000 / TICK_HZ;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
   let highScore = 0;
-  let lastFrame = null;
-  let acc = 0;
   let drawnKey = "";
 
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame !== null) {
-      acc += Math.min(Math.max(now - lastFrame, 0), 250);
-      let n = 0;
-      while (acc >= TICK_MS && n < 15) {
-        const inp = consumeInput();
-        if (core) core.tick(inp);
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === 15) acc = Math.min(acc, TICK_MS);   // drop a backlog rather than spiral
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
+      const inp = consumeInput();
+      if (core) core.tick(inp);
+    },
+    render() {
       if (core) highScore = Math.max(highScore, core.score);
-    }
-    lastFrame = now;
-    const key = viewKey(core);
-    if (key !== drawnKey) {
-      render();
-      drawnKey = key;
-    }
-  }
+      const key = viewKey(core);
+      if (key !== drawnKey) {
+        render();
+        drawnKey = key;
+      }
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
@@ -914,15 +879,17 @@
     return 1;
   }
 
-  function startEpisode() {
-    keyQueue.length = 0;
-    held.clear();
-    attempts++;
-    core = createCore(seed, 1);
-    dotShown = null;               // refill the pellet layer
-    render();                      // the first screenshot is already current
-    drawnKey = viewKey(core);
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level, config, attempts) {
+      if (attempts === 1) highScore = 0;   // init starts a new high score; a reset keeps it
+      keys.clear();
+      core = createCore(seed, 1);
+      dotShown = null;               // refill the pellet layer
+      render();                      // the first screenshot is already current
+      drawnKey = viewKey(core);
+    },
+  });
 
   const api = {
     capabilities: {
@@ -931,51 +898,19 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed ?? 42;
-      pickLevel(config.level);
-      attempts = 0;
-      highScore = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      pickLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
-      const s = (core || createCore(seed, 1)).snapshot();
+      const s = (core || createCore(ep.seed, 1)).snapshot();
       if (!core) s.status = "loading";
-      s.seed = seed;
+      s.seed = ep.seed;
       s.timestampMs = Date.now();   // the harness's virtual clock
-      s.metrics.attempts = attempts;
+      s.metrics.attempts = ep.attempts;
       s.metrics.high_score = Math.max(highScore, s.game_state.score);
       return s;
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays 1280x720.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

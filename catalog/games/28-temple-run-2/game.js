@@ -63,25 +63,8 @@
   // ---------------------------------------------------------------------------
   // Deterministic randomness
   // ---------------------------------------------------------------------------
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
-  function makeRng(seed32) {
-    return { s: seed32 >>> 0 };
-  }
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 on {s} (catalog/games/_shell).
+  const { fnv32: hash32, makeRng, nextRandom: rngNext } = window.GameShell;
   function rngRange(rng, lo, hi) {
     return lo + rngNext(rng) * (hi - lo);
   }
@@ -427,40 +410,16 @@
   // Arrow keys mirror w/a/s/d for human players.
   // ---------------------------------------------------------------------------
   const ALIAS = { ArrowUp: "w", ArrowLeft: "a", ArrowDown: "s", ArrowRight: "d" };
-  const USED_KEYS = new Set([" ", "w", "a", "s", "d", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const raw = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(raw)) e.preventDefault();
-    if (e.repeat) return;
-    const k = ALIAS[raw] || raw;
-    if (down && k === "Enter" && core && core.status === "terminal") {
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: [" ", "w", "a", "s", "d", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
+    alias: ALIAS,
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
-
-  function consumePressed() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    return pressed;
-  }
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
-  }
+      return true;
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // Renderer. The camera sits CAM_UP m above the path and CAM_BACK m behind
@@ -469,7 +428,7 @@
   // docs/games.md's 2 m, so the runner never hides the path ahead). The scene is a
   // few batched flat polygons (no gradients, no image copies, no per-frame
   // allocation), clipped below a HUD bar whose texts are redrawn only when
-  // they change; frames nobody can see are skipped (frameCanBeSeen).
+  // they change; frames nobody can see are skipped (Shell.frameCanBeSeen).
   // ---------------------------------------------------------------------------
   const canvas = document.getElementById("game");
   const ctx = canvas.getContext("2d", { alpha: false });
@@ -950,7 +909,7 @@
       textOutlined(score, W / 2, HUD_H / 2, "bold 28px sans-serif", "center");
       hud.score = score;
     }
-    const right = "Coins " + c.coins + "   " + Math.floor(c.dist) + " m   Attempt " + attempts;
+    const right = "Coins " + c.coins + "   " + Math.floor(c.dist) + " m   Attempt " + ep.attempts;
     if (right !== hud.right) {
       ctx.fillStyle = "#1A1D1B";
       ctx.fillRect(W / 2 + 200, 0, W / 2 - 200, HUD_H);
@@ -1011,29 +970,12 @@
   // ---------------------------------------------------------------------------
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
-  // Under the harness's virtual clock a step always ends on a multiple of
-  // 50 ms (500 ms controls, 50 ms readiness slices) and frames fire every
-  // 16 ms, so only the last frame before each 50 ms mark can ever be seen:
-  // drawing just those frames keeps every screenshot exact and skips two
-  // draws in three. A human in a normal browser gets every frame.
-  const SEEN_EVERY_MS = 50;
-  const FRAME_MS = 16;
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / SEEN_EVERY_MS) * SEEN_EVERY_MS < now + FRAME_MS;
-  }
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let lastFrame = null;
-  let acc = 0;
   let dirty = true;
 
   function runTick() {
-    const pressed = consumePressed();
+    const { pressed } = keys.take();
     if (!core || core.status === "terminal") return;   // input ignored until reset
     const before = core.status;
     core.tick({
@@ -1046,37 +988,33 @@
     if (core.status !== "ready" || before !== "ready") dirty = true;
   }
 
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      let n = 0;
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        runTick();
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;
-    }
-    lastFrame = now;
-    // a frozen `ready` or terminal world needs no redraw
-    if (dirty && frameCanBeSeen(now)) {
+  // Only the frames the harness can photograph are drawn (every step ends on a multiple of 50 ms:
+  // Shell.frameCanBeSeen); a frozen `ready` or terminal world needs no redraw; a backlog is dropped.
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick: runTick,
+    render() {
+      if (!dirty) return;
       render();
       dirty = false;
-    }
-    requestAnimationFrame(frame);
-  }
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  function startEpisode() {
-    clearInput();
-    core = createCore(seed, 1);
-    attempts++;
-    hud.fresh = false;
-    render();
-    dirty = false;
-  }
+  // No levels: every episode is level 1.
+  const ep = Shell.episodes({
+    pickLevel: () => 1,
+    start(seed) {
+      keys.clear();
+      core = createCore(seed, 1);
+      hud.fresh = false;
+      render();
+      dirty = false;
+    },
+  });
 
   const api = {
     capabilities: {
@@ -1085,27 +1023,15 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       const s = core ? core.snapshot() : null;
       const score = s ? s.score : 0;
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),  // the harness's virtual clock
         gameTimeMs: s ? s.gameTimeMs : 0,
         status: s ? s.status : "loading",
@@ -1133,7 +1059,7 @@
           stumbles: s ? s.stumbles : 0,
           powerups: 0,
           resurrects: 0,
-          attempts: attempts,
+          attempts: ep.attempts,
           deaths: s && s.status === "terminal" ? 1 : 0,
           jumps: s ? s.jumps : 0,
           slides: s ? s.slides : 0,
@@ -1144,21 +1070,5 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

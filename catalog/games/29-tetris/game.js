@@ -83,34 +83,7 @@
     "0>3": [[0, 0], [-1, 0], [2, 0], [-1, 2], [2, -1]],
   };
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds give unrelated PRNG states.
-  function hash32(...parts) {
-    const text = parts.join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object, so a clone copies the stream.
-  function makeRng(seed) {
-    return { s: seed >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  const { hash32, makeRng, nextRandom } = window.GameShell;  // seeded randomness (catalog/games/_shell)
 
   const EMPTY = 0; // board cells hold 0 or 1 + index into TYPES
   function boardIndex(x, y) {
@@ -518,9 +491,6 @@
   }
 
   // Exports for tooling that loads this file outside a browser.
-  const exported = { createCore, SHAPES, TYPES, COLS, ROWS, HIDDEN, hash32, GAME_ID };
-  if (typeof module !== "undefined" && module.exports) module.exports = exported;
-  if (typeof document === "undefined") return; // no DOM: core only
 
   // ------------------------------------------------------------- 3. renderer
   const W = 1280;
@@ -718,87 +688,46 @@
   }
 
   // ------------------------------------------------------- 4. browser shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
-  const keyQueue = []; // {down, key} in arrival order
-  const held = new Set();
-  const USED_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowDown", "ArrowUp", "z", "x", " ", "Shift", "c", "Enter"]);
-
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  window.addEventListener("keydown", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: ["ArrowLeft", "ArrowRight", "ArrowDown", "ArrowUp", "z", "x", " ", "Shift", "c", "Enter"],
     // Humans restart after a top-out; the harness resets through the API.
-    if (key === "Enter" && !window.__GW_HARNESS__ && core && core.status === "terminal") {
+    onDown(key) {
+      if (key !== "Enter" || window.__GW_HARNESS__ || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ down: true, key });
-  });
-  window.addEventListener("keyup", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    keyQueue.push({ down: false, key });
+      return true;
+    },
   });
 
-  // Drain the queue into this tick's edges; a tap between two ticks still
+  // This tick's edges (every press, even of a held key); a tap between two ticks still
   // yields its edge and counts as held for that tick.
   function takeInput() {
-    const pressed = new Set();
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        pressed.add(ev.key);
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    const h = new Set(held);
-    for (const k of pressed) h.add(k);
-    return { pressed, held: h };
+    const { downs, down } = keys.take();
+    for (const k of downs) down.add(k);
+    return { pressed: downs, held: down };
   }
 
-  // The only rAF loop, started once at load: fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
   let drawnKey = "";
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
       const input = takeInput();
       if (core) core.tick(input);
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS); // never spiral after a stall
-    const key = viewKey(core);
-    if (key !== drawnKey) render(core);
-    drawnKey = key;
-  }
+    },
+    render() {
+      const key = viewKey(core);
+      if (key !== drawnKey) render(core);
+      drawnKey = key;
+    },
+  });
 
   // Redraw only when the picture can change: a move, a lock, a hold or a new status.
   function viewKey(c) {
     if (!c) return "none";
     const p = c.cur;
-    return `${attempts} ${c.status} ${c.boardVersion} ${p.t}${p.r} ${p.x} ${p.y} ${c.hold}`;
-  }
-
-  function startEpisode(seed, level) {
-    keyQueue.length = 0;
-    held.clear();
-    core = createCore(seed, level);
-    render(core);
-    drawnKey = viewKey(core);
+    return `${ep.attempts} ${c.status} ${c.boardVersion} ${p.t}${p.r} ${p.x} ${p.y} ${c.hold}`;
   }
 
   // Tetris has one selectable level; the speed level rises with lines.
@@ -809,44 +738,26 @@
     return 1;
   }
 
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render(core);
+      drawnKey = viewKey(core);
+    },
+  });
+
   const api = {
     capabilities: { supports_seed: true, supports_inplace_reset: true, supports_level_select: false },
-    init(config) {
-      const cfg = config || {};
-      attempts = 1;
-      startEpisode(cfg.seed ?? 42, pickLevel(cfg.level));
-      return { ok: true, method: "init" };
-    },
-    reset(options) {
-      const opts = options || {};
-      const seed = opts.seed ?? (core ? core.seed : 42);
-      const level = pickLevel(opts.level ?? (core ? core.level : 1));
-      attempts += 1;
-      startEpisode(seed, level);
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
-      const state = core ? core.snapshot(attempts) : loadingSnapshot();
+      const state = core ? core.snapshot(ep.attempts) : loadingSnapshot();
       state.timestampMs = Date.now(); // the harness's virtual clock
       return state;
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only (it may clone and simulate ahead).
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render(null);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(null), loop });
 })();

@@ -363,41 +363,23 @@
   // Keyboard: events are queued and consumed at the start of each tick, so a
   // press and release between two ticks still gives one `pressed` edge.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set(["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
-    if (down && k === "Enter" && core && core.status === "terminal") { api.reset({}); return; }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
+      api.reset({});
+      return true;
+    },
+  });
 
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
+    const { pressed, down: held } = keys.take();
     for (const k of pressed) held.add(k);
     return { left: held.has("ArrowLeft"), right: held.has("ArrowRight"), up: held.has("ArrowUp"),
       down: held.has("ArrowDown"), jump: pressed.has("ArrowUp") };
   }
 
-  function clearInput() { input.queue.length = 0; input.held.clear(); }
-
-  // ---------------------------------------------------------------------------
-  // Renderer
-  // ---------------------------------------------------------------------------
   const canvas = document.getElementById("game");
   // Opaque, and every frame starts with a full-canvas paint: the browser can
   // then drop earlier frames' draw calls instead of rasterising them all at the
@@ -612,57 +594,44 @@
   // ---------------------------------------------------------------------------
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every screenshot exact and skips two
-  // draws in three. A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
+  // Only the frames the harness can photograph are drawn (Shell.frameCanBeSeen), and only after ticks
+  // ran; a backlog is dropped.
   let moved = false;            // ticks ran since the last drawn frame
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let lastFrame = null;
-  let acc = 0;
-
-  function frame(now) {
-    let n = 0;
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        const inp = consumeInput();
-        if (core) core.tick(inp);
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;
-    }
-    lastFrame = now;
-    if (n > 0) moved = true;
-    if (moved && frameCanBeSeen(now)) { render(); moved = false; }
-    requestAnimationFrame(frame);
-  }
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick() {
+      const inp = consumeInput();
+      if (core) core.tick(inp);
+      moved = true;
+    },
+    render() {
+      if (!moved) return;
+      render();
+      moved = false;
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  function startEpisode() {
-    clearInput();
-    core = createCore();
-    attempts++;
-    render();
-  }
+  // One hand-made course: the level changes nothing either.
+  const ep = Shell.episodes({
+    pickLevel: () => 1,
+    start() {
+      keys.clear();
+      core = createCore();
+      render();
+    },
+  });
 
   function stateOf(c) {
     const s = c.snapshot();
     return {
       gameId: GAME_ID,
-      seed: seed,
+      seed: ep.seed,
       timestampMs: Date.now(),     // the harness's virtual clock
       gameTimeMs: Math.round(c.playTicks * 1000 / TICK_HZ),
       status: c.status,
@@ -673,7 +642,7 @@
         checkpoints_passed: c.passed,
         deaths: c.deaths,
         distance_to_goal: c.distanceToGoal(),
-        attempts: attempts,
+        attempts: ep.attempts,
       },
       raw: { camera_x: c.cameraX(), respawn_ticks_left: c.dead },
     };
@@ -685,36 +654,13 @@
       supports_inplace_reset: true,
       supports_level_select: true,
     },
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
       if (!core) return Object.assign(stateOf(createCore()), { status: "loading" });
       return stateOf(core);
     },
   };
 
-  window.gameAPI = api;
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) { window.addEventListener("resize", fitCanvas); fitCanvas(); }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

@@ -132,25 +132,8 @@
   // Deterministic randomness
   // ---------------------------------------------------------------------------
 
-  // FNV-1a over the parts joined by "|": stable across hosts, no Math.random.
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object so the core can be cloned.
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 on {s} (catalog/games/_shell): stable across hosts.
+  const { fnv32: hash32, nextRandom: rngNext } = window.GameShell;
 
   // ---------------------------------------------------------------------------
   // Geometry helpers (pure, shared by core, renderer and oracle)
@@ -608,41 +591,21 @@
   // Keyboard: events are queued and consumed at the start of each tick, so a
   // press and release between two ticks still gives one `pressed` edge.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "x", " ", "Enter"]);
-  const keyQueue = [];
-  const held = new Set();
-
-  function normKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const k = normKey(e);
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "x", " ", "Enter"],
     // Humans only: Enter on the game-over screen starts again. Agents never see
     // a terminal frame (the harness resets first) and have no Enter key.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        if (!held.has(ev.key)) pressed.add(ev.key);
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    const on = (k) => held.has(k) || pressed.has(k);   // a tap counts as held for one tick
+    const { pressed, down } = keys.take();
+    const on = (k) => down.has(k) || pressed.has(k);   // a tap counts as held for one tick
     return {
       forward: on("ArrowUp"), backward: on("ArrowDown"),
       left: on("ArrowLeft"), right: on("ArrowRight"),
@@ -1126,13 +1089,13 @@
   }
 
   function hudKey(c) {
-    return attempts + "|" + c.level + "|" + c.health + "," + c.ammo + "," + c.lives + "," + c.kills;
+    return ep.attempts + "|" + c.level + "|" + c.health + "," + c.ammo + "," + c.lives + "," + c.kills;
   }
 
   // Everything the picture depends on; the frame is redrawn only when it changes.
   function viewKey(c) {
     if (!c) return "none";
-    let k = attempts + "|" + c.status + "|" + c.px + "," + c.py + "," + c.angle + "|" +
+    let k = ep.attempts + "|" + c.status + "|" + c.px + "," + c.py + "," + c.angle + "|" +
       c.health + "," + c.ammo + "," + c.lives + "," + c.kills + "|" + (c.flash > 0) + (c.hurt > 0) + "|";
     for (const d of c.doors) k += d.openTicks + ",";
     for (const g of c.guards) k += g.x + "," + g.y + g.state + (g.firing > 0) + (g.hurt > 0) + ";";
@@ -1145,33 +1108,24 @@
   // ---------------------------------------------------------------------------
   const TICK_MS = 1000 / TICK_HZ;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let lastFrame = null;
-  let acc = 0;
   let drawnKey = "";
   let drawnHud = "";
 
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame !== null) {
-      acc += Math.min(Math.max(now - lastFrame, 0), 250);
-      let n = 0;
-      while (acc >= TICK_MS && n < 15) {
-        const inp = consumeInput();
-        if (core) core.tick(inp);
-        acc -= TICK_MS;
-        n++;
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
+      const inp = consumeInput();
+      if (core) core.tick(inp);
+    },
+    render() {
+      const key = viewKey(core);
+      if (key !== drawnKey) {
+        render();
+        drawnKey = key;
       }
-      if (n === 15) acc = Math.min(acc, TICK_MS);   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
-    const key = viewKey(core);
-    if (key !== drawnKey) {
-      render();
-      drawnKey = key;
-    }
-  }
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
@@ -1182,14 +1136,15 @@
     return 1;
   }
 
-  function startEpisode() {
-    keyQueue.length = 0;
-    held.clear();
-    attempts++;
-    core = createCore(seed, 1);
-    render();                      // the first screenshot is already current
-    drawnKey = viewKey(core);
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed) {
+      keys.clear();
+      core = createCore(seed, 1);
+      render();                      // the first screenshot is already current
+      drawnKey = viewKey(core);
+    },
+  });
 
   const api = {
     capabilities: {
@@ -1198,30 +1153,16 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed ?? 42;
-      pickLevel(config.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      pickLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
-      const s = (core || createCore(seed, 1)).snapshot();
+      const s = (core || createCore(ep.seed, 1)).snapshot();
       if (!core) s.status = "loading";
-      s.metrics.attempts = attempts;
+      s.metrics.attempts = ep.attempts;
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),   // the harness's virtual clock
         gameTimeMs: s.gameTimeMs,
         status: s.status,
@@ -1233,22 +1174,5 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays 1280x720.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

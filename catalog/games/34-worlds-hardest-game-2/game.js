@@ -699,7 +699,7 @@
       return;
     }
     // A new episode or level repaints everything; otherwise only what moves.
-    const fk = `${attempts} ${core.lv.n}`;
+    const fk = `${ep.attempts} ${core.lv.n}`;
     const full = fk !== fullKey;
     fullKey = fk;
     drawWorld(core, full);
@@ -709,48 +709,23 @@
   let fullKey = '';
 
   // ------------------------------------------------------------------- shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
-  let config = { seed: 42, level: 1 };
-  const keyQueue = [];
-  const held = new Set();
-  const USED_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Enter']);
-
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  window.addEventListener('keydown', (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Enter'],
     // Humans restart from the final panel; the harness resets by API.
-    if (key === 'Enter' && core && core.status === 'terminal') {
+    onDown(key) {
+      if (key !== 'Enter' || !core || core.status !== 'terminal') return false;
       gameAPI.reset({});
-      return;
-    }
-    keyQueue.push({ down: true, key });
-  });
-  window.addEventListener('keyup', (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    keyQueue.push({ down: false, key });
+      return true;
+    },
   });
 
   // Drain the queue: a key pressed and released between two ticks still
   // counts as held for one tick.
   function takeInput() {
-    const pressed = new Set();
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        pressed.add(ev.key);
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    const on = (k) => held.has(k) || pressed.has(k);
+    const { downs, down } = keys.take();
+    const on = (k) => down.has(k) || downs.has(k);
     return {
       dx: (on('ArrowRight') ? 1 : 0) - (on('ArrowLeft') ? 1 : 0),
       dy: (on('ArrowDown') ? 1 : 0) - (on('ArrowUp') ? 1 : 0),
@@ -785,8 +760,8 @@
   // Dots move every tick while playing; a finished game is a still picture.
   function viewKey() {
     if (!core) return 'none';
-    if (core.status !== 'playing') return `${attempts} ${core.status}`;
-    return `${attempts} ${core.totalTicks}`;
+    if (core.status !== 'playing') return `${ep.attempts} ${core.status}`;
+    return `${ep.attempts} ${core.totalTicks}`;
   }
 
   function pickLevel(level) {
@@ -798,23 +773,22 @@
     return n;
   }
 
-  function startEpisode(seed, level) {
-    config = { seed, level };
-    attempts++;
-    keyQueue.length = 0;
-    held.clear();
-    core = createCore(seed, level);
-    render(core);
-    drawnKey = viewKey();
-    return { ok: true, method: 'inplace' };
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render(core);
+      drawnKey = viewKey();
+    },
+  });
 
   function loadingState() {
     return {
-      gameId: GAME_ID, seed: config.seed, timestampMs: Date.now(), gameTimeMs: 0, status: 'loading',
+      gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now(), gameTimeMs: 0, status: 'loading',
       terminal: { isTerminal: false, outcome: null, reason: null },
       game_state: {
-        level: config.level, score: 0, levels_completed: 0, coins_collected: 0, coins_saved: 0,
+        level: ep.level, score: 0, levels_completed: 0, coins_collected: 0, coins_saved: 0,
         coins_total: 0, keys_held: 0, completion_progress: 0,
         player: { x: 0, y: 0, size: 2 * HALF, alive: true },
         enemies: [], coins: [], keys: [], gates: [], zones: [],
@@ -832,21 +806,13 @@
       supports_inplace_reset: true,
       supports_level_select: true,
     },
-    init(cfg) {
-      cfg = cfg || {};
-      attempts = 0;
-      startEpisode(cfg.seed ?? 42, pickLevel(cfg.level));
-      return { ok: true, method: 'init' };
-    },
-    reset(options) {
-      options = options || {};
-      return startEpisode(options.seed ?? config.seed, pickLevel(options.level ?? config.level));
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
       if (!core) return loadingState();
       const snap = core.snapshot();
-      snap.metrics.attempts = attempts;
-      return Object.assign({ gameId: GAME_ID, seed: config.seed, timestampMs: Date.now() }, snap);
+      snap.metrics.attempts = ep.attempts;
+      return Object.assign({ gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now() }, snap);
     },
   };
 
