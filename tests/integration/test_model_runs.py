@@ -221,7 +221,7 @@ def test_max_cost_stops_starting_new_runs(serve, tmp_path):
     r = _pytest(tmp_path, "--gw-model", "glm-4.6v", "--gw-model-opt", f"endpoint.base_url={server.url}",
                 "--gw-model-opt", f"endpoint.api_key_env={KEY_ENV}", "-k", "01_01 or 01_02 or 01_03",
                 "--gw-max-steps", "2", "--gw-max-cost", "0.000001", "--gw-results", "out", "--gw-session", "s",
-                "-rs")
+                "--gw-concurrency", "1", "-rs")  # one run at a time (runs in flight: test_concurrency.py)
     assert r.returncode == 1, r.stdout[-3000:]  # runs not played are missing, never a plain skip
     assert "1 passed, 167 deselected, 2 errors" in r.stdout and "--gw-max-cost reached" in r.stdout
     assert "2 planned run(s) not played (--gw-max-cost reached)" in r.stdout
