@@ -21,7 +21,8 @@ from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_agent, gw_agents, gw_assets, gw_browser, gw_case, gw_catalog, gw_engine, gw_files, gw_game, gw_run_config,
     gw_session_dir, gw_settings, gw_trace,
 )
-from .run_engine import RUN_DIR, RunEngine, chosen_concurrency
+from .run_engine import RUN_DIR, RunEngine
+from .xdist_hooks import XdistHooks
 from .run_setup import case_of
 from .fault_report import fault_text, is_fault
 from ..report.aggregate import whole_percent
@@ -167,7 +168,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.htmlpath = str(session_dir / "report.html")
         config.option.self_contained_html = True
     if config.pluginmanager.hasplugin("xdist"):
-        config.pluginmanager.register(_XdistHooks(gate), "gameworld-xdist")
+        config.pluginmanager.register(XdistHooks(gate, _check_selection, _inert), "gameworld-xdist")
         config.pluginmanager.register(crashes.CrashReports(config), "gameworld-crashes")
     if config.pluginmanager.hasplugin("html"):
         from . import html_report
@@ -252,47 +253,6 @@ class _Progress:
             return (yield)
         finally:
             stop()
-
-
-class _XdistHooks:
-    """Hands the controller's session, catalog version and resume list to every worker."""
-
-    def __init__(self, gate: GateConfig) -> None:
-        self.gate, self.checked = gate, False
-
-    def pytest_configure_node(self, node: Any) -> None:
-        stash = node.config.stash
-        node.workerinput["gw_session_dir"] = str(stash[SESSION_DIR])
-        node.workerinput["gw_catalog_version"] = stash[CATALOG_VERSION]
-        node.workerinput["gw_scored_before"] = [[list(k), v] for k, v in stash[SCORED_BEFORE].items()]
-        node.workerinput["gw_invocation"] = stash[INVOCATION]
-        node.workerinput["gw_comparability"] = stash[COMPARABILITY]
-        node.workerinput["gw_replay"] = sorted(stash[REPLAY]) if REPLAY in stash else None
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
-        """With several runs in flight per worker, xdist's default `load` scheduling would send a worker its
-        next items only once it has almost none left (it counts the runs started ahead as still pending), so
-        its slots would stay empty: work stealing hands every worker its share at once instead, and the runs
-        a worker has started cannot be stolen (run_engine.guard_steals)."""
-        if getattr(config.option, "dist", "") != "load" or CASES not in config.stash:
-            return None
-        if chosen_concurrency(config.stash[SETTINGS], config.stash[CASES], 2) <= 1:
-            return None
-        from xdist.scheduler import WorkStealingScheduling
-
-        return WorkStealingScheduling(config, log)
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        """The workers' selection is the session's: its gate scopes are checked before any run starts."""
-        config = node.config
-        if not self.checked and not _inert(config):
-            self.checked = True
-            cases = {c.node_id: c for c in config.stash[CASES]}
-            if not ids:
-                startup_checks.refuse_empty_selection(config)
-            _check_selection(config, self.gate, [cases[i] for i in ids if i in cases])
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
