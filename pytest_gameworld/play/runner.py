@@ -168,14 +168,13 @@ async def act_within(agent: Agent, obs: Observation, limit_s: float) -> AgentRep
     task = asyncio.ensure_future(agent.act(obs))
     started = time.monotonic()
     try:
-        while True:
-            left = limit_s + STEP_GRACE_S + queued_s(agent) - (time.monotonic() - started)
-            if left > 0:
-                await asyncio.wait({task}, timeout=left)
+        while (left := limit_s + STEP_GRACE_S + queued_s(agent) - (time.monotonic() - started)) > 0:
+            await asyncio.wait({task}, timeout=left)  # the queue's wait may have moved the limit meanwhile
             if task.done():
                 return task.result()
-            if limit_s + STEP_GRACE_S + queued_s(agent) - (time.monotonic() - started) <= 0:
-                raise AgentError(f"no reply within the step limit of {limit_s:g} s")
+        if task.done():  # answered just as the limit passed
+            return task.result()
+        raise AgentError(f"no reply within the step limit of {limit_s:g} s")
     finally:
         if not task.done():
             task.cancel()

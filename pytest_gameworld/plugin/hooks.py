@@ -299,7 +299,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         items.extend(ours)
     settings, scored_before = config.stash[SETTINGS], config.stash.get(SCORED_BEFORE, {})
     for item in ours:
-        case = _case_of(item)
+        case = case_of(item)
         if case is None:
             continue
         _rename(item, case.node_id)
@@ -320,14 +320,14 @@ class _Planner:
         if REPLAY in config.stash:
             _deselect(config, items, session_facts.select_replay(config, items, config.stash[REPLAY], _case_id))
         if settings.sample:
-            _deselect(config, items, outside_sample(items, _case_of, settings.sample, settings.seed))
+            _deselect(config, items, outside_sample(items, case_of, settings.sample, settings.seed))
         if settings.limit:
             _deselect(config, items, [i for i in items if _is_run(i)][settings.limit:])
         protocol = "realtime" if settings.realtime else "paused"
         ours: dict[str, pytest.Item] = {}
         runs = []
         for item in items:
-            case = _case_of(item)
+            case = case_of(item)
             if case is not None:
                 ours[case.node_id] = item
                 runs.append(plan_run(case, case.seed(settings.seed), protocol, settings.obs))
@@ -345,17 +345,17 @@ class _Planner:
             keep = set(plan["selected"])
             _deselect(config, items, [i for name, i in ours.items() if name not in keep])
         if not self.inert and not hasattr(config, "workerinput"):
-            _check_selection(config, self.gate, [c for c in map(_case_of, items) if c is not None])
+            _check_selection(config, self.gate, [c for c in map(case_of, items) if c is not None])
         if not self.inert:
             write_failures.before_any_run(lambda: (write_plan(config.stash[SESSION_DIR], plan), write_named_models(
                 config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())))
 
 
-_case_of = case_of
+
 
 
 def _case_id(item: pytest.Item) -> str | None:
-    case = _case_of(item)
+    case = case_of(item)
     return case.node_id if case is not None else None
 
 
@@ -382,7 +382,7 @@ def _deselect(config: pytest.Config, items: list[pytest.Item], dropped: list[pyt
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """A run the session holds back (cost limit, circuit breaker) fails here, before its fixtures open a page."""
-    case = _case_of(item) if _is_run(item) else None
+    case = case_of(item) if _is_run(item) else None
     if case is not None and SESSION_DIR in item.config.stash:
         engine = item.config.stash.get(ENGINE, None)
         hold_back.check(item, case, engine if isinstance(engine, RunEngine) else None)
