@@ -394,8 +394,20 @@ class GameSession:
             except HarnessError:
                 raise
             except Exception as exc:
+                if navigated(exc):  # the page's own script left the game while its timers ran
+                    raise HarnessError(f"{self.game.id}: window.gameAPI is gone: the page navigated away to "
+                                       f"{await self._where_it_went()}") from exc
                 raise HarnessError(f"{self.game.id}: clock advance failed: {str(exc).splitlines()[0]}") from exc
             self.game_time_ms += ms
+
+    async def _where_it_went(self, within_s: float = 2.0) -> str:
+        """The address a navigating page is going to: Playwright learns it when the navigation commits, a moment
+        after the page's context was destroyed (polled for at most ``within_s``)."""
+        left = self.page.url
+        deadline = asyncio.get_running_loop().time() + within_s
+        while self.page.url == left and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        return self.page.url if self.page.url != left else "a page that had not loaded within 2 s"
 
     async def screenshot(self, fmt: str = "png", quality: int = 80) -> bytes:
         """A viewport screenshot through CDP (about half the cost of page.screenshot)."""

@@ -219,7 +219,9 @@ class RunEngine:
             raise RunOverdue(f"{flight.cfg.game.id}: the run did not end within {self._bound_s(flight.cfg):g} s "
                              "(each step's agent and page limits together)") from None
         except BrowserUnreachable as exc:
+            # No later run could start either: pytest (and xdist, which passes it on) stops after this item.
             self.stop_reason = str(exc)
+            item.session.shouldstop = str(exc)
             raise
         finally:
             with self._lock:
@@ -256,8 +258,12 @@ class RunEngine:
         try:
             host = await self._browser()
             trace = RunTrace(self.settings.tracing, self.settings.page_timeout, cfg.run_dir)
-            session = await host.open(self.files, case.game, cfg.seed, case.task.url_suffix,
-                                      self.config.stash.get(ASSETS, None), trace)
+            try:
+                session = await host.open(self.files, case.game, cfg.seed, case.task.url_suffix,
+                                          self.config.stash.get(ASSETS, None), trace)
+            except BrowserUnreachable as exc:
+                self.stop_reason = str(exc)  # before this run's end refills: no further run starts
+                raise
             try:
                 seated = agents if agents is not None else seat_agents(make_agent(case.model), case.game, case.model)
                 failed = True

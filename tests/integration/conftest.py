@@ -134,18 +134,6 @@ async def open_upstream(browser: Any, upstream: Catalog):
 # Known failures on main at the end of session 2 (the full suite run after the concurrency, truth, cache and gym
 # merges), each a regression to fix, listed in the closing note; kept running so that a fix shows as XPASS.
 KNOWN_FAILING = {
-    "test_bounded_waits.py::test_a_hanging_endpoint_ends_the_session_within_the_step_bound_times_k",
-    "test_cheating_states.py::test_a_page_that_navigated_away_says_so",
-    "test_concurrency.py::test_a_429_slows_every_run_of_the_endpoint",
-    "test_coop.py::test_the_plugin_plays_and_replays_a_two_role_task",
-    "test_scale_out.py::test_a_session_on_two_browser_servers_equals_a_local_one",
-    "test_scale_out.py::test_a_gone_endpoint_stops_the_session_after_one_run_with_one_line",
-    "test_upstream.py::test_results_stay_in_the_working_directory_not_in_the_checkout",
-    "test_upstream_assets.py::test_without_recorded_assets_the_run_errors_naming_the_urls",
-    "test_upstream_assets.py::test_recorded_assets_play_offline_and_two_sessions_match",
-    "test_upstream_models.py::test_an_upstream_qwen_spec_plays_through_a_loopback_server_and_counts_its_verdicts",
-    "test_model_runs.py::test_retries_then_success_and_a_failing_endpoint_errors_only_its_run",
-    "test_obs_mode_runs.py::test_state_over_an_upstream_checkout_is_refused_in_one_line",
 }
 
 

@@ -28,7 +28,8 @@ def test_a_hanging_endpoint_ends_the_session_within_the_step_bound_times_k(serve
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "--gw-model", "glm-4.6v",
          "--gw-model-opt", f"endpoint.base_url={server.url}", "--gw-model-opt", f"endpoint.api_key_env={KEY_ENV}",
          "--gw-step-timeout", str(STEP_S), "--gw-max-consecutive-faults", str(K), "-k", "01-2048",
-         "--gw-max-steps", "3", "--gw-results", "out", "--gw-session", "s", "-rs"],
+         "--gw-max-steps", "3", "--gw-results", "out", "--gw-session", "s", "-rs",
+         "--gw-concurrency", "1"],  # the breaker counts runs in a row: one at a time (in flight together below)
         cwd=tmp_path, capture_output=True, text=True, timeout=300, env={**env, KEY_ENV: "sk-hang"})
     elapsed = time.monotonic() - started
     out = r.stdout
@@ -49,6 +50,25 @@ def test_a_hanging_endpoint_ends_the_session_within_the_step_bound_times_k(serve
     print(f"hanging endpoint: runs played in {played:.1f} s, session of 5 runs ended in {elapsed:.1f} s "
           f"(step bound {STEP_S} s x K={K})")
     assert elapsed < STEP_S * K + 150  # pytest, Chromium and the SDK starting up on a shared machine
+
+
+def test_runs_in_flight_together_on_a_hanging_endpoint_each_end_at_the_step_bound(serve, tmp_path: Path) -> None:
+    # Five runs start at once (--gw-concurrency 5): each is cut at its own step bound, none waits on another.
+    server = serve("openai", [{"delay_s": 3600, "text": "never sent"}], extra=("--model", "glm-4.6v"))
+    env = {k: v for k, v in os.environ.items() if not k.endswith(("_API_KEY", "_BASE_URL"))}
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-model", "glm-4.6v",
+         "--gw-model-opt", f"endpoint.base_url={server.url}", "--gw-model-opt", f"endpoint.api_key_env={KEY_ENV}",
+         "--gw-step-timeout", str(STEP_S), "-k", "01-2048", "--gw-max-steps", "3", "--gw-results", "out",
+         "--gw-session", "s", "--gw-concurrency", "5", "--gw-max-consecutive-faults", "10"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, env={**env, KEY_ENV: "sk-hang"})
+    assert r.returncode == 1 and "5 failed" in r.stdout, r.stdout[-3000:]
+    records = [json.loads(x) for x in (tmp_path / "out" / "s" / "results.jsonl").read_text().splitlines()]
+    assert [x["status"] for x in records] == ["error"] * 5, [(x["status"], x.get("error")) for x in records]
+    assert all("step limit of 2 s" in x["error"] for x in records), [x["error"] for x in records]
+    at = [(datetime.fromisoformat(x["started_at"]), datetime.fromisoformat(x["finished_at"])) for x in records]
+    # Played side by side: all five within about one bound (plus opening pages), not five bounds in a row.
+    assert (max(e for _, e in at) - min(s for s, _ in at)).total_seconds() < STEP_S * 5, at
 
 
 class Silent:

@@ -227,7 +227,7 @@ async def test_a_provider_model_plays_both_roles_through_gameworld_serve(serve, 
 
 def test_the_plugin_plays_and_replays_a_two_role_task(tmp_path):
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-catalog", str(COOP),
+        return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--gw-catalog={COOP}",
                                "--gw-results", "out", "-k", "99_01 and not 99_02", *args], cwd=tmp_path, capture_output=True,
                               text=True, timeout=600)
 

@@ -198,7 +198,8 @@ def test_retries_then_success_and_a_failing_endpoint_errors_only_its_run(serve, 
                 "--gw-model-opt", f"endpoint.api_key_env={KEY_ENV}", "--gw-model-opt", "max_retries=2",
                 "--gw-model-opt", "extra.retry_backoff_s=0.01", "-k", "01_01 or 01_02 or 01_03",
                 "--gw-max-steps", "2", "--gw-results", "out", "--gw-session", "s", "-v",
-                "--gw-progress", "off")  # a plain progress line may otherwise split an item's id from its word
+                "--gw-progress", "off",  # a plain progress line may otherwise split an item's id from its word
+                "--gw-concurrency", "1")  # the replies are handed out in order: one run at a time keeps them per run
     out = r.stdout
     assert r.returncode == 1, out[-3000:]
     assert "puzzle/01-2048/01_01[glm-4.6v] PASSED" in out or "01_01[glm-4.6v] PG" in out or "01_01[glm-4.6v] SOLVED" in out

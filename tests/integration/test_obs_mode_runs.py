@@ -92,7 +92,7 @@ def test_state_over_an_upstream_checkout_is_refused_in_one_line(tmp_path: Path):
     checkout = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--gw-model", "noop", "--gw-obs", "state",
-         "--gw-catalog", str(checkout), "--gw-results", str(tmp_path)],
+         f"--gw-catalog={checkout}", f"--gw-results={tmp_path}"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 4, proc.stdout[-2000:] + proc.stderr[-2000:]
     lines = [ln for ln in proc.stderr.splitlines() if "--gw-obs state" in ln]

@@ -101,7 +101,7 @@ def local_session(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_session_on_two_browser_servers_equals_a_local_one(tmp_path, servers, local_session):
     servers += [BrowserServer(), BrowserServer()]
     args = [f"--gw-browser-endpoint={s.endpoint}" for s in servers]
-    r = pytest_run(*SELECT, *args, "--gw-browser-path", CHROMIUM, "-n", "2", "--gw-results", "out",
+    r = pytest_run(*SELECT, *args, "--gw-browser-path=" + CHROMIUM, "-n", "2", "--gw-results", "out",
                    "--gw-session", "remote", cwd=tmp_path)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     remote = runs(tmp_path / "out" / "remote")
@@ -149,7 +149,7 @@ def test_a_gone_endpoint_stops_the_session_after_one_run_with_one_line(tmp_path)
     assert r.returncode != 0
     interrupted = [ln for ln in r.stdout.splitlines() if "Interrupted:" in ln]
     assert len(interrupted) == 1 and f"browser endpoint {endpoint} unreachable" in interrupted[0], r.stdout[-3000:]
-    assert "1 error" in r.stdout and "passed" not in r.stdout
+    assert "1 failed" in r.stdout and "passed" not in r.stdout
     # the runs it never started are missing too, with why
     assert f"3 planned run(s) not played (the session stopped: browser endpoint {endpoint} unreachable" in r.stdout
     assert "missing runs (not scored, re-run with --lf): 4" in r.stdout

@@ -157,8 +157,9 @@ def test_validate_reports_every_declared_game_and_what_did_not_map(tmp_path):
 
 
 def test_results_stay_in_the_working_directory_not_in_the_checkout(tmp_path):
-    # pytest takes --gw-catalog's value for a path argument when it looks for its ini file, so a checkout
-    # with a pyproject.toml becomes the ini file's folder; the default results folder must not follow it.
+    # pytest takes a spaced --gw-catalog value for a test path when it looks for its ini file, so a checkout
+    # with a pyproject.toml would become the ini file's folder: that form is refused in one line naming the
+    # `=` form, and with the `=` form the default results folder stays in the working directory.
     import shutil
 
     checkout = tmp_path / "GameWorld"
@@ -166,8 +167,14 @@ def test_results_stay_in_the_working_directory_not_in_the_checkout(tmp_path):
     (checkout / "pyproject.toml").write_text('[project]\nname = "gameworld"\n')
     cwd = tmp_path / "work"
     cwd.mkdir()
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-catalog", str(checkout),
-                        "-k", "91_01", "--gw-model", "noop", "--gw-max-steps", "2", "--gw-session", "s"],
+    rest = ["-k", "91_01", "--gw-model", "noop", "--gw-max-steps", "2", "--gw-session", "s"]
+    spaced = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-catalog", str(checkout),
+                             *rest], cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert spaced.returncode == 4, spaced.stdout[-3000:]
+    refusals = [ln for ln in spaced.stderr.splitlines() if ln.startswith("ERROR: `--gw-catalog ")]
+    assert len(refusals) == 1 and f"write --gw-catalog={checkout}" in refusals[0], spaced.stderr[-2000:]
+    assert not (checkout / "reports").exists() and not (cwd / "reports").exists()
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--gw-catalog={checkout}", *rest],
                        cwd=cwd, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-3000:]
     assert (cwd / "reports" / "s" / "results.jsonl").is_file() and not (checkout / "reports").exists()

@@ -106,7 +106,7 @@ def recorded(internet: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _pytest(cwd: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-catalog", str(FIXTURE),
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--gw-catalog={FIXTURE}",
                            "--gw-results", "out", "-k", "95_01", "--gw-model", "random", "--gw-seed", "3", *args],
                           cwd=cwd, capture_output=True, text=True, timeout=600)
 
@@ -123,7 +123,7 @@ def test_without_recorded_assets_the_run_errors_naming_the_urls(tmp_path):
 def test_recorded_assets_play_offline_and_two_sessions_match(tmp_path, recorded):
     runs = []
     for name in ("a", "b"):
-        r = _pytest(tmp_path, "--gw-assets", str(recorded), "--gw-session", name, "--gw-keep-frames")
+        r = _pytest(tmp_path, f"--gw-assets={recorded}", "--gw-session", name, "--gw-keep-frames")
         assert r.returncode == 0, r.stdout[-3000:]
         [record] = [json.loads(x) for x in (tmp_path / "out" / name / "results.jsonl").read_text().splitlines()]
         steps = [json.loads(x) for x in (tmp_path / "out" / name / record["trajectory"]).read_text().splitlines()]

@@ -19,7 +19,7 @@ def test_an_upstream_qwen_spec_plays_through_a_loopback_server_and_counts_its_ve
     script = [_call("roll"), {"text": "I am not sure what to do."}, _call("jump"), _call("roll"), _call("wait"),
               _call("roll")]
     server = serve("openai", script, extra=("--model", "Qwen/Qwen3-VL-30B-A3B-Thinking"))  # as vLLM lists it
-    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--gw-catalog", str(FIXTURE),
+    r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--gw-catalog={FIXTURE}",
                         "--gw-results", "out", "--gw-session", "qwen", "-k", "94_01", "--gw-model", "qwen3-vl-30b-a3b",
                         "--gw-model-opt", f"endpoint.base_url={server.url}", "--gw-max-steps", "6"],
                        cwd=tmp_path, capture_output=True, text=True, timeout=600)
