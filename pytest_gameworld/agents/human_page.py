@@ -41,7 +41,7 @@ code{background:#2a2d35;padding:1px 4px;border-radius:3px}ul{margin:4px 0;paddin
 </div>
 <script>
 "use strict";
-let version = 0, live = false, view = null;
+let version = 0, live = false, view = null, ended = false;
 const $ = (id) => document.getElementById(id);
 const frame = $("frame");
 function say(text, kind) { const m = $("msg"); m.textContent = text; m.className = kind || "info"; }
@@ -68,6 +68,7 @@ function render(v) {
   text("step", v.step === null || v.step === undefined ? null : v.step + 1); text("max", v.max_steps);
   text("score", v.score); text("best", v.best);
   $("turn").textContent = v.turn || "";
+  ended = !!v.done;
   if (v.message) say(v.message, v.message_kind);
   else say(live ? "your move" : (v.done ? "run over" : "waiting for the game…"), live ? "ok" : "info");
 }
@@ -76,7 +77,11 @@ async function poll() {
     try {
       const r = await fetch("/view?after=" + version, {cache: "no-store"});
       if (r.ok) { const v = await r.json(); if (v.version > version) render(v); }
-    } catch (e) { say("the harness is gone (the run or session ended)", "bad"); await new Promise((ok) => setTimeout(ok, 1000)); }
+    } catch (e) {
+      // After a run over, the server going away is the session's normal end, not a fault.
+      if (ended) { say("session over: every run is played and recorded; you can close this page", "ok"); return; }
+      say("the harness is gone (the run or session ended)", "bad"); await new Promise((ok) => setTimeout(ok, 1000));
+    }
   }
 }
 function send(ev) {

@@ -77,6 +77,8 @@ class GameSession:
     # Blocked files a page displays (ASSET_TYPES): --gw-assets can supply them; other blocked requests are leaks.
     wanted_assets: set[str] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
+    # alert()/confirm()/prompt() the page opened (dismissed: nobody is there to answer), as trajectory lines.
+    dialogs: list[str] = field(default_factory=list)
     game_time_ms: int = 0
     resets: list[str] = field(default_factory=list)  # how each reset happened: inplace, soft_restart, reload
     limits: PageLimits = field(default_factory=PageLimits)
@@ -130,6 +132,7 @@ class GameSession:
             await session._call("open", seal(context, page, session.blocked))
             page.on("pageerror", lambda err: session.errors.append(f"JS error: {err}"))
             page.on("crash", lambda _: session.errors.append("page crashed"))
+            page.on("dialog", session._dismiss)
             await session._call("open", page.clock.install(time=CLOCK_EPOCH_S))
             # install() lets time flow until paused; pausing a fixed minute later keeps the
             # page's first virtual instant identical on every run.
@@ -165,6 +168,14 @@ class GameSession:
             if route.request.resource_type in ASSET_TYPES:
                 self.wanted_assets.add(url)
             await route.abort("blockedbyclient")
+
+    async def _dismiss(self, dialog: Any) -> None:
+        """A dialog would wait for a person: dismissed at once (as Playwright does unasked), and written down."""
+        self.dialogs.append(f"{dialog.type}({json.dumps(str(dialog.message)[:200])}) dismissed")
+        try:
+            await dialog.dismiss()
+        except Exception:  # the page closed meanwhile
+            pass
 
     def check(self, network: bool = True) -> None:
         """Raise the first fault seen so far: JS error, unhandled rejection, crash, or (network) a blocked attempt."""

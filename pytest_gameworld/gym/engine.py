@@ -1,6 +1,7 @@
-"""The engine behind the environments: one asyncio loop in a background thread of its own, with Playwright
-and the process's one BrowserHost in it. Gymnasium's API is synchronous; each reset and step is a coroutine
-run on this loop, so a vector of environments steps all its games at once on the one browser (a context each).
+"""The engine behind the environments: one asyncio loop in a background thread of its own (the LoopThread the
+benchmark's concurrent runs play on), with Playwright and the process's one BrowserHost in it. Gymnasium's API
+is synchronous; each reset and step is a coroutine run on this loop, so a vector of environments steps all
+its games at once on the one browser (a context each).
 
 Environments made with the same browser options share an engine; the last one to close it closes the browser,
 stops Playwright's driver and ends the thread, leaving no process behind.
@@ -12,18 +13,15 @@ import asyncio
 import atexit
 import concurrent.futures
 import threading
-from typing import Any, Awaitable, TypeVar
+from typing import Any, Coroutine, TypeVar
 
 from ..browser.host import BrowserHost
 from ..browser.processes import kill_launched
+from ..play.loop_thread import LoopThread
 from .options import BrowserOptions
 
 T = TypeVar("T")
 START_TIMEOUT_S = 60.0  # Playwright's driver starting (at least; twice the page timeout when that is longer)
-# Games opening at once on the engine's browser. Opening (a context, the page's load, its readiness gate) is
-# the heavy part of a reset: a vector of 32 resetting together would otherwise load 32 pages at once, and on a
-# busy machine each would wait past its page timeout. Steps are not limited.
-OPENS_AT_ONCE = 4
 
 
 class EngineTimeout(RuntimeError):
@@ -39,16 +37,13 @@ class Engine:
     def __init__(self, options: BrowserOptions) -> None:
         self.options = options
         self.users = 0
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="gameworld-gym", daemon=True)
-        self.thread.start()
+        self.loop_thread = LoopThread("gameworld-gym")
         self.playwright: Any = None
-        self.host: Any = None
-        self.opening = asyncio.Semaphore(OPENS_AT_ONCE)  # bound to the loop it is first used on (Python >= 3.10)
+        self.host: Any = None  # its cap on games opening at once bounds a vector's resets too (browser/host.py)
         try:
             self.run(self._start(), max(START_TIMEOUT_S, 2 * options.page_timeout), "Playwright's driver to start")
         except BaseException:
-            self._stop_loop()
+            self.loop_thread.stop(10.0)
             raise
 
     @classmethod
@@ -76,11 +71,11 @@ class Engine:
         opening a game, its readiness gate and a reload make a few dozen of them in the worst case."""
         return 4 * self.options.page_timeout + 60.0
 
-    def run(self, coro: Awaitable[T], timeout_s: float | None = None, what: str = "a step") -> T:
+    def run(self, coro: Coroutine[Any, Any, T], timeout_s: float | None = None, what: str = "a step") -> T:
         """Run a coroutine on the engine's loop and wait for its result (bounded: EngineTimeout names it)."""
-        if threading.current_thread() is self.thread:
+        if self.loop_thread.on_it:
             raise RuntimeError("an environment was called from inside its own engine's loop")
-        future = asyncio.run_coroutine_threadsafe(coro, self.loop)  # type: ignore[arg-type]
+        future = self.loop_thread.submit(coro)
         limit = self.bound_s if timeout_s is None else timeout_s
         try:
             return future.result(limit)
@@ -104,20 +99,14 @@ class Engine:
 
     def shutdown(self) -> None:
         """Close the browser and Playwright, then end the loop's thread (bounded)."""
-        if not self.loop.is_running():
+        if not self.loop_thread.running:
             return
         try:
             self.run(self._stop(), 2 * self.options.page_timeout + 10, "closing the browser")
         except Exception:
             kill_launched()  # whatever did not close in time
         finally:
-            self._stop_loop()
-
-    def _stop_loop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10.0)
-        if not self.thread.is_alive():
-            self.loop.close()
+            self.loop_thread.stop(10.0)
 
 
 @atexit.register

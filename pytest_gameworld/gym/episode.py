@@ -96,7 +96,7 @@ class TaskRun:
 
     def __init__(self, opts: EnvOptions, engine: Engine, render_mode: str | None = None) -> None:
         self.opts, self.render_mode = opts, render_mode
-        self.host, self.opening = engine.host, engine.opening
+        self.host = engine.host
         self.catalog, self.files = catalog_at(opts.catalog)
         self.task, self.game = find_task(self.catalog, opts.task)
         # The run's budget, as the runner gives its evaluator (--gw-max-steps overrides the task's).
@@ -127,17 +127,18 @@ class TaskRun:
         await self.close()
         self.seed, self.steps, self.ended = seed, 0, False
         self.evaluator, self.tally = Evaluator(self.task), Tally()
-        async with self.opening:
-            self.session = await self.host.open(self.files, self.game, seed, self.task.url_suffix, self.assets)
-            try:
-                if self.picture_format is None and not self.catalog.source:
-                    await self.session.skip_drawing()  # nobody will see this run (an imported page is left as is)
-                self.state, self.shot = await self.session.init_observed(self.task.init_config(seed),
-                                                                          self.picture_format)
-                ev = self._evaluate(0)
-            except BaseException:
-                await self.close()
-                raise
+        # The host lets a few games open at once (a vector of 32 resetting together would otherwise load 32
+        # pages at once and, on a busy machine, each would wait past its page timeout).
+        self.session = await self.host.open(self.files, self.game, seed, self.task.url_suffix, self.assets)
+        try:
+            if self.picture_format is None and not self.catalog.source:
+                await self.session.skip_drawing()  # nobody will see this run (an imported page is left as is)
+            self.state, self.shot = await self.session.init_observed(self.task.init_config(seed),
+                                                                      self.picture_format)
+            ev = self._evaluate(0)
+        except BaseException:
+            await self.close()
+            raise
         self.ended = ev.stop is not None
         return Step(self._obs(), 0.0, False, False, self._info(ev, None, None, self.state, 1))
 

@@ -16,7 +16,8 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
-from .engine import OPENS_AT_ONCE, Engine
+from ..browser.host import OPENS_AT_ONCE
+from .engine import Engine
 from .env import SEED_RANGE
 from .episode import Step, start_runs
 from .options import EnvOptions

@@ -28,6 +28,11 @@ class LoopThread:
         self.loop.run_forever()
 
     @property
+    def on_it(self) -> bool:
+        """Whether the caller runs on this loop's own thread (waiting there for its own loop would hang)."""
+        return threading.current_thread() is self._thread
+
+    @property
     def running(self) -> bool:
         return self._thread.is_alive() and not self.loop.is_closed()
 

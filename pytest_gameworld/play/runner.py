@@ -212,17 +212,21 @@ class Turn:
     latency_ms: int
     cost: float
     cached_cost: float = 0.0  # a cache hit: what the original call cost (not spent by this one)
+    priced: bool = True  # False: the model's price is unknown: its costs are written as None, never $0
     queue_ms: int = 0  # waited for a connection slot or a shared back-off: not the model's latency
 
     def to_json(self) -> dict[str, Any]:
         reply = self.reply
         cache = {} if reply.cache is None else {"cache": {**reply.cache.to_json(),
-                                                          **({"cost_usd": self.cached_cost} if reply.cache.hit else {})}}
+                                                          **({"cost_usd": self._usd(self.cached_cost)} if reply.cache.hit else {})}}
         return {**cache, "request": reply.request, "reply": {"text": reply.text, "reasoning": reply.reasoning, "raw": reply.raw},
                 "calls": [c.to_json() for c in reply.calls], "extra_calls": max(0, len(reply.calls) - 1),
                 "verdict": self.verdict.to_json(), "latency_ms": self.latency_ms, "usage": reply.usage.to_json(),
-                "cost_usd": self.cost, "retries": list(reply.retries),
+                "cost_usd": self._usd(self.cost), "retries": list(reply.retries),
                 **({"queue_ms": self.queue_ms} if self.queue_ms else {})}
+
+    def _usd(self, amount: float) -> float | None:
+        return amount if self.priced else None
 
 
 async def gather_all(coros: list[Awaitable[Any]]) -> list[Any]:
@@ -306,7 +310,7 @@ class _Run:
         if hit is not None and self.cfg.realtime and hit.latency_ms is not None:
             latency_ms = hit.latency_ms  # --gw-rt: a hit thinks as long as its original did, the game moves as then
         turn = Turn(reply, verdict_for(reply, seat.ctx), latency_s, latency_ms, cost_usd(self.model, reply.usage),
-                    queue_ms=int(round(queued * 1000)))
+                    queue_ms=int(round(queued * 1000)), priced=self.model.price_per_mtok is not None)
         if hit is not None and hit.usage is not None:
             turn.cached_cost = cost_usd(self.model, hit.usage)
         return turn
@@ -330,15 +334,17 @@ class _Run:
         await self.session.execute_together([t.verdict.action for t in turns])
         notice, self.notice = self.notice, None
         ev = await self.observe(step + 1)
+        dialogs, self.session.dialogs[:] = list(self.session.dialogs), []
         self.steps += 1
         if len(self.seats) == 1:
             acted: dict[str, Any] = turns[0].to_json()
         else:
             acted = {"roles": {seat.name: t.to_json() for seat, t in zip(self.seats, turns)},
-                     "latency_ms": max(t.latency_ms for t in turns), "cost_usd": sum(t.cost for t in turns)}
+                     "latency_ms": max(t.latency_ms for t in turns),
+                     "cost_usd": sum(t.cost for t in turns) if turns[0].priced else None}
         self.traj.write({
             "event": "step", "step": step, "episode": self.evaluator.episodes,
-            **({"notice": notice} if notice else {}), **acted,
+            **({"notice": notice} if notice else {}), **({"page_dialogs": dialogs} if dialogs else {}), **acted,
             "state": state_summary(self.state, cfg.task),
             "score": ev.score, "best": ev.best, "progress": ev.progress, "success": ev.success,
             "reset": ev.reset, "stop": ev.stop, "frame": frame,

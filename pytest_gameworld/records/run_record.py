@@ -33,7 +33,7 @@ PROPERTY_KEYS = (
 def cost_usd(model: ModelSpec, usage: "Usage") -> float:
     """Price of a usage at the spec's per-million-token prices (cached input billed as cached)."""
     p = model.price_per_mtok
-    if p is None:  # unknown price: the record says priced=False and tables show n/a
+    if p is None:  # unknown price: counted as nothing here, written as None (records and steps say priced=False)
         return 0.0
     fresh = max(0, usage.input_tokens - usage.cached_tokens)
     return round((fresh * p.input + usage.cached_tokens * p.cached + usage.output_tokens * p.output) / 1e6, 6)
@@ -96,13 +96,13 @@ class RunRecord:
     tokens_in: Count = 0
     tokens_out: Count = 0
     tokens_cached: Count = 0
-    cost_usd: Amount = 0.0
-    priced: bool = True  # False: the model's price is unknown, so cost_usd is no cost (tables show n/a)
+    cost_usd: Amount | None = 0.0  # None: the model's price is unknown (never counted as $0)
+    priced: bool = True  # False: the model's price is unknown, so cost_usd is None (tables show n/a)
     # --gw-cache: steps answered from the cache, and what their original calls spent (not in tokens_*/cost_usd).
     cache_hits: Count = 0
     cache_tokens_in: Count = 0
     cache_tokens_out: Count = 0
-    cache_cost_usd: Amount = 0.0
+    cache_cost_usd: Amount | None = 0.0
     stop_reason: str | None = None
     error: str | None = None
     finished_at: str | None = None
@@ -142,10 +142,10 @@ class RunRecord:
         self.latency_per_step = round(tally.latency_s / steps, 4) if steps else 0.0
         self.tokens_in, self.tokens_out = tally.usage.input_tokens, tally.usage.output_tokens
         self.tokens_cached = tally.usage.cached_tokens
-        self.cost_usd = round(tally.cost, 6)
+        self.cost_usd = round(tally.cost, 6) if self.priced else None
         self.cache_hits = tally.cache_hits
         self.cache_tokens_in, self.cache_tokens_out = tally.cache_usage.input_tokens, tally.cache_usage.output_tokens
-        self.cache_cost_usd = round(tally.cache_cost, 6)
+        self.cache_cost_usd = round(tally.cache_cost, 6) if self.priced else None
         self.finished_at = now
 
     def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "Tally", elapsed_s: float,

@@ -113,11 +113,11 @@ def summarize(view: RunView) -> dict[str, ModelSummary]:
         s.sec += float(rec["sec_per_step"]) * int(rec["steps"])
         s.tokens_in += int(rec.get("tokens_in", 0))
         s.tokens_out += int(rec.get("tokens_out", 0))
-        s.cost += float(rec.get("cost_usd", 0.0))
+        s.cost += float(rec.get("cost_usd") or 0.0)  # None: unpriced (s.priced turns False: shown n/a)
         s.priced = s.priced and bool(rec.get("priced", True))
         s.cache_hits += int(rec.get("cache_hits", 0))
         s.cache_tokens += int(rec.get("cache_tokens_in", 0)) + int(rec.get("cache_tokens_out", 0))
-        s.cache_cost += float(rec.get("cache_cost_usd", 0.0))
+        s.cache_cost += float(rec.get("cache_cost_usd") or 0.0)
     return out
 
 

@@ -105,6 +105,12 @@ NAVIGATE_AWAY = """
 window.addEventListener("keydown", () => { location.href = "about:blank"; }, {once: true});
 """
 
+# Each key press opens a dialog, which would wait for a person forever.
+DIALOGS = """
+let asked = 0;
+window.addEventListener("keydown", () => { asked += 1; if (asked === 1) alert("you pressed a key"); else confirm("again?"); });
+"""
+
 HOSTILE = {  # name → (game number, script)
     "raf-loop": (91, RAF_LOOP),
     "getstate-loop": (92, GETSTATE_LOOP),
@@ -116,6 +122,7 @@ HOSTILE = {  # name → (game number, script)
     "swap-api": (98, SWAP_API),
     "nan-score": (99, NAN_SCORE),
     "navigate-away": (90, NAVIGATE_AWAY),
+    "dialogs": (89, DIALOGS),
 }
 
 

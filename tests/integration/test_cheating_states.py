@@ -23,7 +23,7 @@ from pytest_gameworld.play.validate_catalog import validate
 from pytest_gameworld.plugin.options import Settings
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
-CHEATS = ["solved-at-load", "swap-api", "nan-score", "navigate-away"]
+CHEATS = ["solved-at-load", "swap-api", "nan-score", "navigate-away", "dialogs"]
 
 
 @pytest.fixture(scope="module")
@@ -92,6 +92,17 @@ async def test_a_page_that_navigated_away_says_so(cheating, tmp_path):
     fault, record = await play_one(catalog, game_id("navigate-away"), tmp_path / "away")
     assert isinstance(fault, HarnessError) and record["status"] == "error", record
     assert "window.gameAPI is gone: the page navigated away to about:blank" in record["error"], record["error"]
+
+
+@ASYNC
+async def test_dialogs_are_dismissed_and_written_down_on_their_step(cheating, tmp_path):
+    catalog = load_catalog(cheating)
+    record, line = await play_one(catalog, game_id("dialogs"), tmp_path / "dialogs")
+    assert not isinstance(record, Exception) and line["status"] == "ok" and line["steps"] == 5, line
+    steps = [json.loads(x) for x in (tmp_path / "dialogs" / "steps.jsonl").read_text().splitlines()]
+    seen = [s.get("page_dialogs") for s in steps if s.get("event") == "step"]
+    assert seen[0] == ['alert("you pressed a key") dismissed'], seen
+    assert all(d == ['confirm("again?") dismissed'] for d in seen[1:]), seen
 
 
 @ASYNC

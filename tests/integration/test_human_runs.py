@@ -99,6 +99,10 @@ async def test_a_paused_human_run_is_recorded_scored_and_replays_exactly(human, 
     code, output = await h.finish()
     assert code == 0, output[-3000:]
     assert "refused x" in refused and "counted as an invalid action" in refused
+    # The session's end is said as such, not as a fault ("the harness is gone").
+    await h.page.wait_for_function("document.getElementById('msg').textContent.startsWith('session over')",
+                                   timeout=10_000)
+    assert "bad" not in (await h.page.get_attribute("#msg", "class") or "")
     (rec,) = h.records()
     assert rec["model"] == "human:tester" and rec["interface"] == "cua" and rec["status"] == "ok"
     assert (rec["steps"], rec["valid"], rec["invalid_oos"], rec["invalid_ntc"]) == (5, 4, 1, 0)

@@ -45,7 +45,9 @@ def test_a_model_by_name_plays_a_scored_run_through_serve(serve, tmp_path: Path,
     (record,) = [json.loads(x) for x in (session / "results.jsonl").read_text().splitlines()]
     assert record["status"] == "ok" and record["steps"] == 3 and record["model"] == spec_name
     assert record["valid"] > 0, record
-    assert record["priced"] is False and record["cost_usd"] == 0.0
+    assert record["priced"] is False and record["cost_usd"] is None  # unknown, never $0
+    steps = [json.loads(x) for x in (session / record["trajectory"]).read_text().splitlines()]
+    assert [s["cost_usd"] for s in steps if s.get("event") == "step"] == [None] * 3
     assert "n/a" in r.stdout.split("GameWorld", 1)[-1], r.stdout[-2000:]  # unknown price: $ n/a, never 0
     # Every request went to the provider's API with the model id the name gave.
     posts = server.posts(count=3)
