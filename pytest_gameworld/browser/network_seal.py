@@ -7,6 +7,7 @@ WebTransport (the context's proxy, seal_proxy.py, refuses it: QUIC does not go t
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Callable
 
@@ -74,8 +75,9 @@ SEAL_SCRIPT = """
 """ % {"binding": BINDING}
 
 
-async def seal(context: Any, page: Any, blocked: list[str]) -> None:
-    """Install the seal on a fresh context and its page; every refused attempt is appended to ``blocked``."""
+async def seal(context: Any, page: Any, blocked: list[str], dialogs: list[str]) -> None:
+    """Install the seal on a fresh context and its page; every refused attempt is appended to ``blocked``, every
+    dialog the page opened (alert, confirm, prompt: dismissed, nobody is there to answer) to ``dialogs``."""
     await context.expose_binding(BINDING, lambda _source, what: blocked.append(str(what)[:500]))
     await context.add_init_script(SEAL_SCRIPT)
 
@@ -89,6 +91,18 @@ async def seal(context: Any, page: Any, blocked: list[str]) -> None:
     context.on("page", _close_popup(page, blocked))
     page.on("console", _console_refusals(blocked))
     page.on("download", lambda d: blocked.append(f"download {d.url}"))
+    page.on("dialog", _dismiss(dialogs))
+
+
+def _dismiss(dialogs: list[str]) -> Callable[[Any], Any]:
+    async def dismiss(dialog: Any) -> None:
+        dialogs.append(f"{dialog.type}({json.dumps(str(dialog.message)[:200])}) dismissed")
+        try:
+            await dialog.dismiss()
+        except Exception:  # the page closed meanwhile
+            pass
+
+    return dismiss
 
 
 def _close_popup(page: Any, blocked: list[str]) -> Callable[[Any], Any]:

@@ -129,10 +129,9 @@ class GameSession:
             page = session.page = await session._call("open", context.new_page())
             session.cdp = await session._call("open", context.new_cdp_session(page))
             await session._call("open", context.route("**/*", functools.partial(session._route, files)))
-            await session._call("open", seal(context, page, session.blocked))
+            await session._call("open", seal(context, page, session.blocked, session.dialogs))
             page.on("pageerror", lambda err: session.errors.append(f"JS error: {err}"))
             page.on("crash", lambda _: session.errors.append("page crashed"))
-            page.on("dialog", session._dismiss)
             await session._call("open", page.clock.install(time=CLOCK_EPOCH_S))
             # install() lets time flow until paused; pausing a fixed minute later keeps the
             # page's first virtual instant identical on every run.
@@ -168,14 +167,6 @@ class GameSession:
             if route.request.resource_type in ASSET_TYPES:
                 self.wanted_assets.add(url)
             await route.abort("blockedbyclient")
-
-    async def _dismiss(self, dialog: Any) -> None:
-        """A dialog would wait for a person: dismissed at once (as Playwright does unasked), and written down."""
-        self.dialogs.append(f"{dialog.type}({json.dumps(str(dialog.message)[:200])}) dismissed")
-        try:
-            await dialog.dismiss()
-        except Exception:  # the page closed meanwhile
-            pass
 
     def check(self, network: bool = True) -> None:
         """Raise the first fault seen so far: JS error, unhandled rejection, crash, or (network) a blocked attempt."""
@@ -221,12 +212,16 @@ class GameSession:
                 from None
 
     async def eval(self, expression: str, arg: Any = None, what: str = "a page call") -> Any:
+        return await self._guarded(what, self.page.evaluate(expression, arg), "page call")
+
+    async def _guarded(self, what: str, call: Awaitable[T], failed: str) -> T:
+        """One bounded page call (_call) whose other failures become one HarnessError line: '<failed> failed: …'."""
         try:
-            return await self._call(what, self.page.evaluate(expression, arg))
+            return await self._call(what, call)
         except HarnessError:
             raise
         except Exception as exc:
-            raise HarnessError(f"{self.game.id}: page call failed: {str(exc).splitlines()[0]}") from exc
+            raise HarnessError(f"{self.game.id}: {failed} failed: {str(exc).splitlines()[0]}") from exc
 
     async def init(self, config: dict[str, Any]) -> dict[str, Any]:
         """Call gameAPI.init and wait until the game is ready."""
@@ -266,13 +261,8 @@ class GameSession:
 
     async def _reload(self, self_started: bool, fmt: str | None) -> tuple[dict[str, Any], bytes | None]:
         """Reload the page (or wait for the reload the page started) and call gameAPI.init again."""
-        try:
-            if self_started:
-                await self._call("reset", self.page.reload(wait_until="load"))
-        except HarnessError:
-            raise
-        except Exception as exc:
-            raise HarnessError(f"{self.game.id}: reload failed: {str(exc).splitlines()[0]}") from exc
+        if self_started:
+            await self._guarded("reset", self.page.reload(wait_until="load"), "reload")
         started = time.monotonic()
         while True:  # the page's own reload: wait for the new document to finish loading
             try:
@@ -426,12 +416,7 @@ class GameSession:
         params: dict[str, Any] = {"format": fmt, "optimizeForSpeed": True}
         if fmt == "jpeg":
             params["quality"] = quality
-        try:
-            shot = await self._call("screenshot", self.cdp.send("Page.captureScreenshot", params))
-        except HarnessError:
-            raise
-        except Exception as exc:
-            raise HarnessError(f"{self.game.id}: screenshot failed: {str(exc).splitlines()[0]}") from exc
+        shot = await self._guarded("screenshot", self.cdp.send("Page.captureScreenshot", params), "screenshot")
         return base64.b64decode(shot["data"])
 
     async def execute(self, action: Action) -> None:

@@ -91,6 +91,7 @@ class RunEngine:
         self._lock = threading.RLock()
         self._flights: dict[str, Flight] = {}
         self._held: dict[str, _Held] = {}
+        self._taken: set[str] = set()  # items whose outcome was handed over: never started again
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop: LoopThread | None = None
         self._host: BrowserHost | None = None
@@ -155,7 +156,8 @@ class RunEngine:
             session = self._session
             if self._closed or self.stop_reason or (session is not None and (session.shouldstop or session.shouldfail)):
                 return
-            upcoming = [i for i in self._upcoming() if i.nodeid not in self._held]
+            # The current item stays first in _upcoming() until pytest moves on, after its flight is gone.
+            upcoming = [i for i in self._upcoming() if i.nodeid not in self._held and i.nodeid not in self._taken]
             ids = [i.nodeid for i in upcoming]
             playable = {i.nodeid for i in upcoming if self.playable_ahead(i)}
             in_flight = sum(not f.future.done() for f in self._flights.values())
@@ -225,6 +227,7 @@ class RunEngine:
             raise
         finally:
             with self._lock:
+                self._taken.add(item.nodeid)
                 self._flights.pop(item.nodeid, None)
 
     def _bound_s(self, cfg: RunConfig) -> float:

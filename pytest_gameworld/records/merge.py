@@ -9,7 +9,7 @@ from typing import Any
 
 from .jsonl import dumps
 from ..catalog.specs import STANDARD_OBS
-from .run_record import OK, read_results, run_key
+from .run_record import OK, RunKey, read_results
 from .sessions import PLAN, new_attempt_dir, read_plan
 from .shards import deal, plan_id, run_order
 from .trajectories import partial_attempts, trajectory_problem
@@ -107,15 +107,15 @@ def merge(sources: list[Source]) -> Merged:
     for src in sources:
         for rec in src.records:
             out.records.append(rec)
-            names = where.setdefault(run_key(rec), [])
+            names = where.setdefault(RunKey.of(rec), [])
             if src.name not in names:
                 names.append(src.name)
-    items = {run_key(r): r["item"] for r in out.records}
+    items = {RunKey.of(r): r["item"] for r in out.records}
     out.duplicates = [f"{items[k]}: played in {', '.join(v)}" for k, v in where.items() if len(v) > 1]
     planned: dict[Any, tuple[dict[str, Any], dict[str, Any]]] = {}
     for src in sources:
         for run in (src.plan or {}).get("runs", []):
-            planned.setdefault(run_key(run), (run, src.plan))
+            planned.setdefault(RunKey.of(run), (run, src.plan))
     seen_shards = {tuple(s.plan["shard"]) for s in sources if s.plan and s.plan.get("shard")}
     split = next((_shards_of(s.plan) for s in sources if s.plan and s.plan.get("shard")), {})
     for key, (run, plan) in sorted(planned.items(), key=lambda kv: run_order(kv[1][0])):

@@ -6,10 +6,11 @@ import json
 import platform
 import re
 from dataclasses import asdict, dataclass, field
+from enum import Enum
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Iterable
+from typing import TYPE_CHECKING, Annotated, Any, Iterable, Literal, Mapping, NamedTuple
 
 from pydantic import Field, TypeAdapter, ValidationError
 
@@ -50,8 +51,21 @@ def versions() -> dict[str, str]:
     return out
 
 
-# A record's status: scored, faulted, interrupted in flight, or never started (and why, in `error`).
-OK, ERROR, INTERRUPTED, NOT_PLAYED = "ok", "error", "interrupted", "not_played"
+class RunStatus(str, Enum):
+    """A record's status: scored, faulted, interrupted in flight, or never started (and why, in `error`).
+
+    A str: it is written and compared as its value ("ok"), as records on disk spell it."""
+
+    OK = "ok"
+    ERROR = "error"
+    INTERRUPTED = "interrupted"
+    NOT_PLAYED = "not_played"
+
+    def __str__(self) -> str:  # f-strings and str() give the value on every Python version
+        return self.value
+
+
+OK, ERROR, INTERRUPTED, NOT_PLAYED = RunStatus.OK, RunStatus.ERROR, RunStatus.INTERRUPTED, RunStatus.NOT_PLAYED
 
 # Constrained field types: the record is validated with them when read back (see record_problem).
 Share = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -79,7 +93,7 @@ class RunRecord:
     catalog_version: str = ""
     session: str = ""
     trajectory: str = ""
-    status: str = "running"
+    status: RunStatus | Literal["running"] = "running"  # "running" until the run ends (never read back so)
     success: bool = False
     progress: Share = 0.0
     score_best: float | None = None
@@ -208,22 +222,28 @@ def read_results(path: Path) -> Lines:
     return read_lines(path, check=record_problem)
 
 
-RunKey = tuple[str, str, int, str, int, str]
+class RunKey(NamedTuple):
+    """A run's identity; its attempts share it. One type for records, plans, trajectories and cases."""
 
+    task: str
+    model: str  # the model spec's name
+    repeat: int
+    protocol: str  # paused | realtime
+    seed: int
+    obs: str  # observation mode
 
-def run_key(rec: dict[str, Any]) -> RunKey:
-    """A run's identity: (task, model spec, repeat, protocol, seed, observation mode); its attempts share it."""
-    return (rec["task"], rec["model"], int(rec.get("repeat", 0)), rec.get("protocol") or "paused",
-            int(rec.get("seed", 0)), rec.get("obs") or STANDARD_OBS)
+    @classmethod
+    def of(cls, rec: Mapping[str, Any]) -> "RunKey":
+        """The identity a record (or a plan's run, or a trajectory's start line) names; older records without
+        protocol or observation mode played the defaults."""
+        return cls(rec["task"], rec["model"], int(rec.get("repeat", 0)), rec.get("protocol") or "paused",
+                   int(rec.get("seed", 0)), rec.get("obs") or STANDARD_OBS)
 
-
-PairKey = tuple[str, str, int]
-
-
-def pair_key(rec: dict[str, Any]) -> PairKey:
-    """Which run of another session a run is the counterpart of: task, model spec name and repeat (the run's
-    identity without what a second session plays differently: its seed stays, the conditions are PLAYED_UNDER)."""
-    return rec["task"], rec["model"], int(rec.get("repeat", 0))
+    @property
+    def counterpart(self) -> tuple[str, str, int]:
+        """Which run of another session this one is the counterpart of: task, model spec name and repeat (what
+        a second session plays differently, its seed and conditions, is compared by PLAYED_UNDER instead)."""
+        return self.task, self.model, self.repeat
 
 
 # What a run was played under, each with the words a note uses: two runs are an experiment's two sides only when
@@ -287,7 +307,7 @@ def latest_attempts(records: Iterable[dict[str, Any]]) -> RunView:
     last: dict[RunKey, dict[str, Any]] = {}
     last_ok: dict[RunKey, dict[str, Any]] = {}
     for rec in records:
-        key = run_key(rec)
+        key = RunKey.of(rec)
         last[key] = rec
         if rec.get("status") == OK:
             last_ok[key] = rec

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .redact import redact
 from .jsonl import Lines, line_of, strict_loads, write_file, written
-from .run_record import OK, RunKey, read_results, run_key
+from .run_record import OK, RunKey, read_results
 from .trajectories import partial_attempts, unscore_damaged
 
 
@@ -228,8 +228,8 @@ def planned_runs(plan: dict[str, Any] | None) -> list[dict[str, Any]]:
 
 def unrecorded_runs(plan: dict[str, Any] | None, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Planned runs no record names: never started (the session stopped, was interrupted, or lost the run)."""
-    seen = {run_key(r) for r in records}
-    return [r for r in planned_runs(plan) if run_key(r) not in seen]
+    seen = {RunKey.of(r) for r in records}
+    return [r for r in planned_runs(plan) if RunKey.of(r) not in seen]
 
 
 def replay_items(plan: dict[str, Any] | None, records: Iterable[dict[str, Any]]) -> set[str] | None:
@@ -238,17 +238,17 @@ def replay_items(plan: dict[str, Any] | None, records: Iterable[dict[str, Any]])
     if not plan:
         return None
     scored = scored_keys(records)
-    return {r["item"] for r in planned_runs(plan) if run_key(r) not in scored}
+    return {r["item"] for r in planned_runs(plan) if RunKey.of(r) not in scored}
 
 
 def case_key(case: Case, base_seed: int, realtime: bool, obs: str = STANDARD_OBS) -> RunKey:
-    """The identity of the run a case plays (the same shape as results.run_key)."""
-    return run_key({"task": case.task.id, "model": case.model.name, "repeat": case.repeat,
-                    "protocol": "realtime" if realtime else "paused", "seed": case.seed(base_seed), "obs": obs})
+    """The identity of the run a case plays."""
+    return RunKey(case.task.id, case.model.name, case.repeat, "realtime" if realtime else "paused",
+                  case.seed(base_seed), obs)
 
 
 def scored_keys(records: Iterable[dict[str, Any]]) -> set[RunKey]:
-    return {run_key(r) for r in records if r.get("status") == OK}
+    return {RunKey.of(r) for r in records if r.get("status") == OK}
 
 
 def reuse_problem(session_dir: Path, version: str, budgets: dict[str, int]) -> str | None:

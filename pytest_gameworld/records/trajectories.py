@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .jsonl import read_lines
-from .run_record import ERROR, OK, RunKey, run_key
+from .run_record import ERROR, OK, RunKey
 
 STEPS = "steps.jsonl"
 DAMAGED_TRAJECTORY = "trajectory_damaged"  # the stop_reason of a scored record read back as unscored
@@ -76,7 +76,7 @@ def unrecorded_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) ->
         if not start or start.get("event") != "start":
             continue
         try:
-            key = run_key(start)
+            key = RunKey.of(start)
             number = int(path.parent.name.split("-")[1])
         except (KeyError, TypeError, ValueError, IndexError):
             continue

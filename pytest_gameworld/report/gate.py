@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 
 from ..catalog.specs import GENRES
 from .aggregate import align_columns
-from ..records.run_record import pair_key, played_differently
+from ..records.run_record import RunKey, played_differently
 
 METRICS = ("sr", "pg", "iar")
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -216,11 +216,11 @@ def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed:
         (old,), (new,) = base_models, now_models
         notes.append(f"comparing model {new} with the baseline's model {old}")
         baseline = [{**r, "model": new} for r in baseline]
-    base = {pair_key(r): r for r in baseline}
+    base = {RunKey.of(r).counterpart: r for r in baseline}
     pairs = []
     left_out: dict[str, int] = {}  # why → runs (a run played differently is another experiment, never a pair)
     for rec in current:
-        other = base.get(pair_key(rec))
+        other = base.get(RunKey.of(rec).counterpart)
         if other is None:
             why: str | None = "the baseline has no run of the same task, model and repeat"
         elif (differs := played_differently(other, rec)) is not None:

@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping
 from .gate import GateConfig, Verdict, evaluate, parse_gate
 from ..records.comparability import session_deviations
 from ..records.jsonl import Damage
-from ..records.run_record import NOT_PLAYED, MixedRunsError, RunKey, RunView, damaged_item, latest_attempts, run_key
+from ..records.run_record import NOT_PLAYED, MixedRunsError, RunKey, RunView, damaged_item, latest_attempts
 from ..records.sessions import SessionFiles, load_results, unrecorded_runs
 from .aggregate import ModelSummary, summarize
 
@@ -92,7 +92,7 @@ def not_played(view: RunView, plan: dict[str, Any] | None, records: list[dict[st
     lines = []
     for run in unrecorded_runs(plan, records):
         if run["item"] not in failed:  # a failed item without a record is listed as "did not run to the end"
-            why = (partial or {}).get(run_key(run), unstarted)
+            why = (partial or {}).get(RunKey.of(run), unstarted)
             groups.setdefault(why, []).append(run["item"])
             lines.append(f"{run['item']}: {why}" if why in (partial or {}).values() else
                          f"{run['item']}: not played ({why})")

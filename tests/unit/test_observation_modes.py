@@ -14,7 +14,7 @@ from pytest_gameworld.play.prompt_sections import STATE_HEADING, state_text
 from pytest_gameworld.plugin.startup_checks import obs_problem
 from pytest_gameworld.records.comparability import deviations, session_facts
 from pytest_gameworld.records.merge import Source, refusal
-from pytest_gameworld.records.run_record import latest_attempts, run_key
+from pytest_gameworld.records.run_record import RunKey, latest_attempts
 from pytest_gameworld.report.aggregate import aggregate
 from pytest_gameworld.report.gate import compare
 
@@ -64,8 +64,8 @@ def test_the_state_text_shows_the_declared_fields_compactly_and_a_missing_one_as
 
 def test_obs_modes_are_their_own_runs_rows_and_deviation():
     shot, state, both = _rec(), _rec("state"), _rec("both")
-    assert len({run_key(shot), run_key(state), run_key(both)}) == 3
-    assert run_key(shot) == run_key(_rec("screenshot")), "an older record without the field played screenshots"
+    assert len({RunKey.of(shot), RunKey.of(state), RunKey.of(both)}) == 3
+    assert RunKey.of(shot) == RunKey.of(_rec("screenshot")), "an older record without the field played screenshots"
     assert len(latest_attempts([shot, state, both]).scored) == 3
     assert sorted(aggregate([shot, state, both])) == ["m", "m [both]", "m [state]"]
     assert sorted(aggregate([_rec("state", protocol="realtime")])) == ["m [rt] [state]"]
