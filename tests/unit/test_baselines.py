@@ -200,3 +200,30 @@ def test_the_current_format_1_file_still_reads_with_intervals_derived_from_its_c
                                                  "oracle": {"sr": 100.0, "pg": 100.0, "runs": 1}}}
     shipped = baselines.load(default_catalog_dir())
     assert shipped is not None and len(shipped.tasks) >= 170
+
+
+def test_the_trivial_policies_best_is_stored_round_trips_and_survives_a_no_trivial_merge(tmp_path: Path):
+    ladder = {"random": [run("a", "random", k, False, 0.1) for k in range(2)],
+              "oracle": [run("a", "oracle", 0, True, 1.0)]}
+    trivial = {"noop": [run("a", "noop", k, False, 0.0) for k in range(2)],
+               "const:jump": [run("a", "const:jump", k, k == 0, 0.6 + 0.2 * k) for k in range(2)],
+               "const:duck": [run("a", "const:duck", k, False, 0.7) for k in range(2)],
+               "cycle:move_left+move_right": [run("b", "cycle:move_left+move_right", 0, False, 0.3)]}
+    b = baselines.compute(ladder, "v", {}, {"a": "1", "b": "1"}, trivial)
+    t = b.tasks["a"].trivial
+    assert t is not None and t.best == "const:jump" and (t.rate.sr, t.rate.pg) == (50.0, 70.0)  # PG tie: SR decides
+    assert sorted(t.policies) == ["const:duck", "const:jump", "noop"]
+    assert b.tasks["b"].trivial.best == "cycle:move_left+move_right" and b.tasks["b"].random is None
+    row = baselines_json(b)["tasks"]["a"]
+    assert row["trivial"]["best"] == "const:jump" and row["trivial"]["pg"] == 70.0 and "random" in row  # added beside
+    (tmp_path / baselines.FILE_NAME).write_text(json.dumps(baselines_json(b)))
+    back = baselines.load(tmp_path)
+    assert back is not None and back.tasks == b.tasks
+    assert baselines.task_rates(back)["a"]["trivial"] == {"sr": 50.0, "pg": 70.0, "runs": 2}
+    no_trivial = baselines.compute({"random": [run("a", "random", 0, True, 1.0)]}, "v", {}, {"a": "1", "b": "1"})
+    merged = baselines.merge(back, no_trivial, {"a": "1", "b": "1"})
+    assert merged.tasks["a"].trivial == t and merged.tasks["a"].random.pg == 100.0
+    broken = json.loads((tmp_path / baselines.FILE_NAME).read_text())
+    broken["tasks"]["a"]["trivial"]["best"] = "const:nothing"
+    with pytest.raises(baselines.BaselinesError, match=r"tasks.a.trivial: best 'const:nothing' is not one of"):
+        baselines.parse(broken, "f.json")
