@@ -197,25 +197,29 @@ def _calibrate(args: argparse.Namespace) -> int:
     from .catalog.keywords import KeywordError, compile_keywords
     from .records.baselines import FILE_NAME, LADDER
     from .records.calibrate import CalibrateConfig, NothingPlayed, calibrate, default_target
-    from .report.discrimination import separation, summarize
+    from .report.discrimination import floors, separation, summarize
     from .catalog.specs import CatalogError
     from .catalog.native import default_catalog_dir
 
-    agents = tuple(a.strip() for a in args.agents.split(",") if a.strip())
+    named = args.agents is not None
+    agents = tuple(a.strip() for a in (args.agents or ",".join(LADDER)).split(",") if a.strip())
+    trivial = "trivial" in agents or (not named and not args.no_trivial)
+    agents = tuple(a for a in agents if a != "trivial")
     unknown = [a for a in agents if a not in LADDER]
     try:
         compile_keywords(args.select)
         problem = ("--repeat must be at least 1" if args.repeat < 1 else
                    "-n must be at least 0" if args.workers < 0 else
-                   f"--agents: {', '.join(unknown)} not on the ladder ({', '.join(LADDER)})" if unknown else
-                   "--agents names no agent" if not agents else None)
+                   f"--agents: {', '.join(unknown)} not on the ladder ({', '.join(LADDER)}) nor trivial" if unknown else
+                   "--agents trivial and --no-trivial contradict each other" if trivial and args.no_trivial else
+                   "--agents names no agent" if not agents and not trivial else None)
     except KeywordError as exc:
         problem = str(exc)
     if problem:
         print(f"gameworld calibrate: {problem}", file=sys.stderr)
         return USAGE_ERROR
     try:
-        catalog = args.catalog or default_catalog_dir()
+        catalog = (args.catalog or default_catalog_dir()).resolve()  # the sessions run in their own folder
     except CatalogError as exc:
         print(f"gameworld calibrate: {exc}", file=sys.stderr)
         return 2
@@ -224,15 +228,16 @@ def _calibrate(args: argparse.Namespace) -> int:
         from .records.calibrate import restamp_command
         return restamp_command(catalog, target, *args.restamp, select=args.select)
     cfg = CalibrateConfig(catalog, target, args.repeat, args.workers, args.select, args.seed, args.keep,
-                          tuple(a for a in LADDER if a in agents))
+                          tuple(a for a in LADDER if a in agents), trivial)
     try:
         result, wall = calibrate(cfg)
     except NothingPlayed as exc:
         print(f"gameworld calibrate: {exc}", file=sys.stderr)
         return 1
     faults = sum(r.faults for b in result.tasks.values() for r in b.rates.values())
+    floor = floors(result)
     print(f"{cfg.target}: {len(result.tasks)} tasks, catalog version {result.catalog_version}, "
-          f"{len(result.floors)} floor task(s) (random solves more often than not): {', '.join(result.floors) or '-'}"
+          f"{len(floor)} floor task(s) (random's SR interval above 50 %): {', '.join(floor) or '-'}"
           + (f"; {faults} run(s) faulted" if faults else ""))
     print("\n".join(summarize(separation(result).values()).lines()))
     print(f"calibrate wall time: {wall:.1f} s")
@@ -355,8 +360,11 @@ def _dispatch(argv: list[str]) -> int:
     c.add_argument("-k", dest="select", default="", help="only tasks matching this pytest -k expression")
     c.add_argument("--repeat", type=int, default=10,
                    help="runs per task of each stochastic agent (random, oracle@P; default 10); the oracle plays one")
-    c.add_argument("--agents", default=",".join(LADDER),
-                   help="comma-separated ladder agents to play (default all); the file keeps the others' figures")
+    c.add_argument("--agents", default=None,
+                   help="comma-separated ladder agents to play, and/or `trivial` for the trivial policies (default: "
+                        "the whole ladder and trivial); the file keeps the others' figures")
+    c.add_argument("--no-trivial", action="store_true",
+                   help="skip the trivial policies (noop, const:<control>, a left/right cycle); their figures stay")
     c.add_argument("-n", dest="workers", type=int, default=2, help="xdist workers (default 2; 0 for none)")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--catalog", type=Path, default=None)

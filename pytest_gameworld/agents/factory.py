@@ -6,6 +6,7 @@ from typing import Any
 
 from ..catalog.specs import CatalogError, ModelSpec
 from .base import Agent, AgentReply, Observation, RunContext
+from .trivial import ConstAgent, ConstKeyAgent
 from .builtin import NoopAgent, OracleAgent, RandomAgent, RandomCuaAgent, ReplayAgent, SkillAgent
 
 
@@ -45,6 +46,10 @@ def _builtin(spec: ModelSpec) -> Agent:
         return RandomAgent()
     if spec.builtin == "random-cua":
         return RandomCuaAgent()
+    if spec.builtin in ("const", "cycle"):
+        return ConstAgent(spec)
+    if spec.builtin == "const-key":
+        return ConstKeyAgent(spec)
     if spec.builtin == "oracle":
         skill = spec.extra.get("skill")
         return OracleAgent() if skill is None else SkillAgent(float(skill))

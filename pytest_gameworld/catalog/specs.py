@@ -179,6 +179,9 @@ class TaskSpec(_Strict):
     max_steps: int = Field(100, ge=1, le=10_000)
     continue_on_fail: bool = True
     url_suffix: str | None = None  # appended to the page URL as upstream does (levels, options)
+    # Where progress counts from: the task's start, or the run's first observed score when that is higher (a
+    # score the opening state already holds, such as 2048's first tile, is no progress: noop must earn 0).
+    progress_from: Literal["start", "first_state"] = "start"
     # Upstream's status for a run ended by its end rule; informational: success is only ever the target met.
     terminal_status: Literal["success", "fail", "unknown"] | None = None
 
@@ -226,10 +229,11 @@ class Endpoint(_Strict):
 
 
 class ModelSpec(_Strict):
-    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:@-]*$")
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:@+-]*$")
     aliases: list[str] = []
     interface: Literal["generalist", "cua"]
-    builtin: Literal["random", "random-cua", "noop", "oracle", "replay", "human"] | None = None
+    # const, const-key and cycle are the trivial policies (agents/trivial.py): one control, key or rotation every step
+    builtin: Literal["random", "random-cua", "noop", "oracle", "replay", "human", "const", "const-key", "cycle"] | None = None
     provider: ProviderName | None = None  # catalog/providers.py
     api: ApiName | None = None
     text_format: Literal["qwen", "uitars"] | None = None

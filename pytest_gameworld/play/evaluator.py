@@ -64,9 +64,13 @@ def end_rule_hit(task: TaskSpec, state: dict[str, Any]) -> bool:
         return False
 
 
-def progress_of(task: TaskSpec, best: float) -> float:
-    """clamp((best − start) / (target − start), 0, 1)."""
-    return max(0.0, min(1.0, (best - task.start) / (task.target - task.start)))
+def progress_of(task: TaskSpec, best: float, origin: float | None = None) -> float:
+    """clamp((best − origin) / (target − origin), 0, 1); the origin is the task's start unless the task counts
+    from its first state (progress_from: first_state), then the higher of start and the first observed score."""
+    low = task.start if origin is None or task.progress_from == "start" else max(task.start, origin)
+    if low >= task.target:  # the opening state already meets the target: solved, or nothing left to gain
+        return 1.0 if best >= task.target else 0.0
+    return max(0.0, min(1.0, (best - low) / (task.target - low)))
 
 
 @dataclass
@@ -96,7 +100,7 @@ class Evaluator:
 
     @property
     def progress(self) -> float:
-        return progress_of(self.task, self.best) if self.history else 0.0
+        return progress_of(self.task, self.best, self.history[0]) if self.history else 0.0
 
     def observe(self, state: dict[str, Any], steps_taken: int) -> StepEval:
         """Score a state seen after `steps_taken` steps and decide reset/stop."""

@@ -13,6 +13,7 @@ import pytest
 from . import benchmark, crashes, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
 from ..report import live_progress
 from ..agents.providers.cache import sampling_notices
+from ..agents.trivial import trivial_problem
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.sampling import outside_sample
 from ..catalog.specs import GENRES, CatalogError
@@ -360,9 +361,11 @@ def _case_id(item: pytest.Item) -> str | None:
 
 
 def _check_selection(config: pytest.Config, gate: GateConfig, cases: list[Any]) -> None:
-    """Gate scopes against what this session plays (its selection, and its plan when continuing it)."""
+    """Gate scopes against what this session plays (its selection, and its plan when continuing it); a trivial
+    policy's control or key that a selected game lacks."""
     planned = planned_runs(read_plan(config.stash[SESSION_DIR]))
-    problem = startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases) + planned)
+    problem = (startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases) + planned)
+               or next(filter(None, (trivial_problem(c.model, c.game) for c in cases)), None))
     if problem:
         raise pytest.UsageError(problem)
 

@@ -1,4 +1,5 @@
-"""Random and oracle baselines per task: computed from session records, read back, and used to normalize (pure)."""
+"""Random and oracle baselines per task, and the best trivial policy's: computed from session records, read back,
+and used to normalize (pure)."""
 
 from __future__ import annotations
 
@@ -15,18 +16,12 @@ FORMAT = 2
 READS = (1, 2)  # format 1 (random and oracle only, no intervals) is still read
 LADDER = ("random", "oracle@0.25", "oracle@0.5", "oracle@0.75", "oracle")  # the skill ladder, weakest first
 AGENTS = LADDER
-FLOOR_SR = 50.0  # random's SR (%) above which a task is a "floor" task
 # Two-sided 95 % t critical values by degrees of freedom (1..30); beyond 30 a series around z is close enough.
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
 _Z95 = 1.959964
 
 Interval = tuple[float, float]
-
-
-def is_floor(random_sr: float) -> bool:
-    """Random solves the task more often than not: solving it says little about a model."""
-    return random_sr > FLOOR_SR
 
 
 def wilson(successes: int, n: int) -> Interval | None:
@@ -75,13 +70,37 @@ class Rate:
 
 
 @dataclass(frozen=True)
+class Trivial:
+    """The trivial policies calibrate played on one task (agents/trivial.py trivial_set): each one's figures,
+    and the best of them (highest PG, then SR, then name) whose figures the file shows first."""
+
+    best: str
+    policies: dict[str, Rate]
+
+    @property
+    def rate(self) -> Rate:
+        return self.policies[self.best]
+
+
+def best_trivial(policies: dict[str, Rate]) -> Trivial | None:
+    """The best of the policies played (None when none was)."""
+    played = {name: r for name, r in policies.items() if r.runs}
+    if not played:
+        return None
+    best = min(played, key=lambda n: (-played[n].pg, -played[n].sr, n))
+    return Trivial(best, dict(sorted(policies.items())))
+
+
+@dataclass(frozen=True)
 class TaskBaseline:
-    """One task's figures per ladder agent (any subset of LADDER: --agents calibrates some of them)."""
+    """One task's figures per ladder agent (any subset of LADDER: --agents calibrates some of them), and its
+    trivial policies' (None: not calibrated)."""
 
     task: str
     game: str
     rates: dict[str, Rate]
     version: str = ""  # the task's own version (its game folder and task file): a changed game goes stale alone
+    trivial: Trivial | None = None
 
     @property
     def random(self) -> Rate | None:
@@ -91,9 +110,6 @@ class TaskBaseline:
     def oracle(self) -> Rate | None:
         return self.rates.get("oracle")
 
-    @property
-    def floor(self) -> bool:
-        return self.random is not None and is_floor(self.random.sr)
 
 
 @dataclass
@@ -107,10 +123,6 @@ class Baselines:
     def stale(self, current: dict[str, str]) -> list[str]:
         """Tasks whose game or task file changed since they were calibrated (or that are no longer in the catalog)."""
         return sorted(t for t, b in self.tasks.items() if current.get(t) != b.version)
-
-    @property
-    def floors(self) -> list[str]:
-        return sorted(t for t, b in self.tasks.items() if b.floor)
 
 
 def _rates(records: Iterable[dict[str, Any]]) -> dict[str, tuple[Rate, str]]:
@@ -139,9 +151,11 @@ def _rates(records: Iterable[dict[str, Any]]) -> dict[str, tuple[Rate, str]]:
 
 
 def compute(records: dict[str, list[dict[str, Any]]], catalog_version: str, made: dict[str, Any],
-            task_versions: dict[str, str] | None = None) -> Baselines:
-    """Baselines from one session per ladder agent (agent name → its records); a task is listed when any agent
-    has figures for it (normalizing needs random and oracle: see task_rates)."""
+            task_versions: dict[str, str] | None = None,
+            trivial: dict[str, list[dict[str, Any]]] | None = None) -> Baselines:
+    """Baselines from one session per ladder agent (agent name → its records) and the trivial policies' records
+    (policy spec → its records); a task is listed when any agent has figures for it (normalizing needs random
+    and oracle: see task_rates)."""
     per_agent = {agent: _rates(recs) for agent, recs in records.items()}
     tv = task_versions or {}
     tasks: dict[str, TaskBaseline] = {}
@@ -149,6 +163,15 @@ def compute(records: dict[str, list[dict[str, Any]]], catalog_version: str, made
         for task, (rate, game) in per_agent[agent].items():
             tb = tasks.setdefault(task, TaskBaseline(task, game, {}, tv.get(task, "")))
             tb.rates[agent] = rate
+    per_task: dict[str, dict[str, Rate]] = {}
+    games: dict[str, str] = {}
+    for policy, recs in (trivial or {}).items():
+        for task, (rate, game) in _rates(recs).items():
+            per_task.setdefault(task, {})[policy] = rate
+            games[task] = game
+    for task, policies in per_task.items():
+        tb = tasks.get(task) or TaskBaseline(task, games[task], {}, tv.get(task, ""))
+        tasks[task] = TaskBaseline(tb.task, tb.game, tb.rates, tb.version, best_trivial(policies))
     return Baselines(catalog_version, dict(sorted(tasks.items())), made)
 
 
@@ -160,7 +183,8 @@ def merge(old: Baselines, fresh: Baselines, current: dict[str, str]) -> Baseline
     for t, fb in fresh.tasks.items():
         kept = tasks[t].rates if t in tasks else {}
         rates = {**kept, **fb.rates}
-        tasks[t] = TaskBaseline(t, fb.game, {a: rates[a] for a in _ordered(rates)}, fb.version)
+        trivial = fb.trivial or (tasks[t].trivial if t in tasks else None)  # a --no-trivial run keeps the old
+        tasks[t] = TaskBaseline(t, fb.game, {a: rates[a] for a in _ordered(rates)}, fb.version, trivial)
     earlier = [*old.made.get("earlier", []), {k: v for k, v in old.made.items() if k != "earlier"}]
     return Baselines(fresh.catalog_version, dict(sorted(tasks.items())), {**fresh.made, "earlier": earlier})
 
@@ -178,11 +202,17 @@ def _rate_json(r: Rate) -> dict[str, Any]:
     return out
 
 
-def to_json(b: Baselines) -> dict[str, Any]:
+def to_json(b: Baselines, floors: Iterable[str]) -> dict[str, Any]:
+    """The file's JSON value; ``floors``: the floor tasks, as report/discrimination.py (the rule's one home)
+    computes them: write the file with discrimination.baselines_json."""
+    floor = set(floors)
     tasks = {}
     for t, tb in sorted(b.tasks.items()):
-        tasks[t] = {"game": tb.game, "version": tb.version, "floor": tb.floor,
+        tasks[t] = {"game": tb.game, "version": tb.version, "floor": t in floor,
                     **{a: _rate_json(tb.rates[a]) for a in _ordered(tb.rates)}}
+        if tb.trivial is not None:  # added within format 2: a reader that knows no "trivial" skips it
+            tasks[t]["trivial"] = {"best": tb.trivial.best, **_rate_json(tb.trivial.rate),
+                                   "policies": {n: _rate_json(r) for n, r in tb.trivial.policies.items()}}
     return {"format": FORMAT, "catalog_version": b.catalog_version, "made": b.made, "tasks": tasks}
 
 
@@ -209,6 +239,18 @@ def _rate(data: Any, where: str) -> Rate:
         raise BaselinesError(f"{where}: sr, pg and steps must be numbers, runs and faults integers") from None
 
 
+def _trivial(data: Any, where: str) -> Trivial | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("policies"), dict) or not data["policies"]:
+        raise BaselinesError(f"{where}: expected a mapping with best and policies")
+    policies = {str(n): _rate(r, f"{where}.policies.{n}") for n, r in data["policies"].items()}
+    best = str(data.get("best", ""))
+    if best not in policies:
+        raise BaselinesError(f"{where}: best {best!r} is not one of its policies")
+    return Trivial(best, policies)
+
+
 def parse(data: Any, source: str = FILE_NAME) -> Baselines:
     """Baselines from the file's JSON value (format 1 or 2); BaselinesError names the source and the field."""
     if not isinstance(data, dict) or not isinstance(data.get("tasks"), dict):
@@ -225,7 +267,10 @@ def parse(data: Any, source: str = FILE_NAME) -> Baselines:
             for agent in ("random", "oracle"):
                 _rate(entry.get(agent), f"{where}.{agent}")
         rates = {a: _rate(entry[a], f"{where}.{a}") for a in LADDER if a in entry}
-        tasks[t] = TaskBaseline(t, str(entry.get("game", "")), rates, str(entry.get("version", "")))
+        # "floor" is derived: not read, recomputed from random's figures (discrimination.floors), whatever the
+        # file says.
+        tasks[t] = TaskBaseline(t, str(entry.get("game", "")), rates, str(entry.get("version", "")),
+                                _trivial(entry.get("trivial"), f"{where}.trivial"))
     return Baselines(str(data.get("catalog_version", "")), tasks, dict(data.get("made") or {}))
 
 
@@ -241,7 +286,8 @@ def load(path: Path) -> Baselines | None:
     return parse(data, str(file))
 
 
-# task id → {"random": {"sr": %, "pg": %}, "oracle": {"sr": %, "pg": %}}: what the results page reads
+# task id → {"random": {"sr": %, "pg": %, "runs": n}, "oracle": {...}, "trivial": {...} where calibrated}: what the
+# results page reads
 TaskRates = dict[str, dict[str, dict[str, float]]]
 
 
@@ -256,10 +302,15 @@ def read_baselines(path: Path) -> TaskRates | None:
 
 
 def task_rates(b: Baselines) -> TaskRates | None:
-    """Random's and the oracle's SR/PG per task (what normalizing uses); a task lacking either is left out."""
-    rates = {t: {a: {"sr": r.sr, "pg": r.pg} for a in ("random", "oracle") if (r := tb.rates.get(a)) is not None}
-             for t, tb in b.tasks.items()}
-    return {t: r for t, r in rates.items() if len(r) == 2} or None
+    """Random's and the oracle's SR/PG per task, and the best trivial policy's where calibrated (what normalizing
+    uses); a task lacking random or the oracle is left out."""
+    rates = {t: {a: {"sr": r.sr, "pg": r.pg, "runs": r.runs} for a in ("random", "oracle")
+                 if (r := tb.rates.get(a)) is not None} for t, tb in b.tasks.items()}
+    for t, tb in b.tasks.items():
+        if tb.trivial is not None and len(rates[t]) == 2:
+            r = tb.trivial.rate
+            rates[t]["trivial"] = {"sr": r.sr, "pg": r.pg, "runs": r.runs}
+    return {t: r for t, r in rates.items() if len(r) >= 2 and "random" in r and "oracle" in r} or None
 
 
 def made_step_budget(b: Baselines) -> int:

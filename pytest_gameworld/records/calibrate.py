@@ -1,5 +1,5 @@
-"""`gameworld calibrate`: play the skill ladder (random, oracle@0.25/0.5/0.75: N repeats; the oracle: one) on the
-catalog's tasks and write baselines.json."""
+"""`gameworld calibrate`: play the skill ladder (random, oracle@0.25/0.5/0.75: N repeats; the oracle: one) and the
+trivial policies (agents/trivial.py trivial_set: N repeats each) on the catalog's tasks and write baselines.json."""
 
 from __future__ import annotations
 
@@ -17,7 +17,11 @@ from . import baselines
 from .run_record import read_results
 from .run_record import versions
 from .jsonl import write_file
+from ..agents.trivial import trivial_set
+from ..catalog.keywords import compile_keywords
 from ..catalog.loader import load_catalog
+from ..catalog.run_cases import game_mark
+from ..report.discrimination import baselines_json
 from .sessions import catalog_version, task_versions
 
 
@@ -50,19 +54,25 @@ class CalibrateConfig:
     seed: int = 0
     keep: Path | None = None  # keep the sessions here instead of a temporary folder
     agents: tuple[str, ...] = baselines.LADDER
+    trivial: bool = True  # also play the trivial policies (--no-trivial: not; --agents trivial: only them)
 
 
-def _session(cfg: CalibrateConfig, model: str, repeat: int, results: Path) -> list[dict]:
-    """One pytest session of the benchmark with one built-in model; its records (faults included)."""
+def _session(cfg: CalibrateConfig, model: str, repeat: int, results: Path, name: str = "",
+             game_marker: str = "") -> list[dict]:
+    """One pytest session of the benchmark with one built-in model (or several, comma-separated, on the game
+    of ``game_marker``); its records (faults included)."""
+    name = name or model
     argv = [sys.executable, "-m", "pytest", "--pyargs", "pytest_gameworld.plugin.benchmark", "-p", "no:cacheprovider",
             "-p", "no:html", "-W", "ignore::pytest.PytestAssertRewriteWarning",
             "--gw-model", model, "--gw-repeat", str(repeat), "--gw-seed", str(cfg.seed),
-            "--gw-catalog", str(cfg.catalog), "--gw-results", str(results), "--gw-session", model,
+            "--gw-catalog", str(cfg.catalog), "--gw-results", str(results), "--gw-session", name,
             "--gw-max-consecutive-faults", "0"]
     if cfg.workers > 0:
         argv += ["-n", str(cfg.workers)]
     if cfg.select:
         argv += ["-k", cfg.select]
+    if game_marker:
+        argv += ["-m", game_marker]
     # The child runs in the results folder with an empty ini file of its own, so no project conftest.py or
     # ini file (here or the package's own) changes what it plays.
     ini = results / "pytest.ini"
@@ -70,7 +80,22 @@ def _session(cfg: CalibrateConfig, model: str, repeat: int, results: Path) -> li
     # No bytecode written: pytest would put its rewritten benchmark module into the package's __pycache__.
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     subprocess.run(argv + ["-c", str(ini), "--rootdir", str(results)], cwd=results, check=False, env=env)
-    return read_results(results / model / "results.jsonl").records
+    return read_results(results / name / "results.jsonl").records
+
+
+def _trivial_sessions(cfg: CalibrateConfig, results: Path) -> dict[str, list[dict]]:
+    """One session per game the selection touches, every policy of its trivial set as a model; the records by
+    policy spec (what baselines.compute takes)."""
+    cat = load_catalog(cfg.catalog)
+    keep = compile_keywords(cfg.select)
+    games = sorted({t.game for t in cat.tasks if keep([t.id, t.game])})
+    by_policy: dict[str, list[dict]] = {}
+    for game_id in games:
+        game = cat.games[game_id]
+        for rec in _session(cfg, ",".join(trivial_set(game)), cfg.repeat, results, f"trivial-{game_id}",
+                            game_mark(game)):
+            by_policy.setdefault(str(rec.get("model")), []).append(rec)
+    return by_policy
 
 
 def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:
@@ -82,22 +107,26 @@ def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:
         results = cfg.keep or Path(tmp)
         results.mkdir(parents=True, exist_ok=True)
         played = {a: _session(cfg, a, repeats_for(a, cfg.repeat), results) for a in cfg.agents}
+        trivial = _trivial_sessions(cfg, results) if cfg.trivial else {}
     wall = time.perf_counter() - started
-    if not any(played.values()):
+    if not any(played.values()) and not any(trivial.values()):
         raise NothingPlayed(f"no run was played ({f'-k {cfg.select!r} selects no task, or ' if cfg.select else ''}"
                             f"the sessions did not start: see their output above); {cfg.target} is unchanged")
     made = {"command": "gameworld calibrate", "agents": list(cfg.agents),
-            "repeats": {a: repeats_for(a, cfg.repeat) for a in cfg.agents}, "seed": cfg.seed, "select": cfg.select, "workers": cfg.workers, "wall_s": round(wall, 1),
+            "repeats": {a: repeats_for(a, cfg.repeat) for a in cfg.agents},
+            **({"trivial": {"repeats": cfg.repeat, "policies": sorted(trivial)}} if cfg.trivial else {}),
+            "seed": cfg.seed, "select": cfg.select, "workers": cfg.workers, "wall_s": round(wall, 1),
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "versions": versions()}
     current = task_versions(load_catalog(cfg.catalog))
-    fresh = baselines.compute(played, version, made, current)
-    # A -k or --agents subset lays over the target file, or over the catalog's own when the target is new.
-    subset = bool(cfg.select) or set(cfg.agents) != set(baselines.LADDER)
+    fresh = baselines.compute(played, version, made, current, trivial)
+    # A -k, --agents or --no-trivial subset lays over the target file, or over the catalog's own when the target
+    # is new.
+    subset = bool(cfg.select) or set(cfg.agents) != set(baselines.LADDER) or not cfg.trivial
     old = (baselines.load(cfg.target) or baselines.load(cfg.catalog)) if subset else None
     if old is not None:
         fresh = baselines.merge(old, fresh, current)
     cfg.target.parent.mkdir(parents=True, exist_ok=True)
-    cfg.target.write_text(json.dumps(baselines.to_json(fresh), indent=1) + "\n", encoding="utf-8")
+    cfg.target.write_text(json.dumps(baselines_json(fresh), indent=1) + "\n", encoding="utf-8")
     return fresh, wall
 
 
@@ -121,6 +150,6 @@ def restamp_command(catalog: Path, target: Path, was: Path, now: Path, select: s
         print(f"gameworld calibrate: {exc}", file=sys.stderr)
         return 2
     if result.restamped:
-        write_file(target, json.dumps(baselines.to_json(result.baselines), indent=1) + "\n")
+        write_file(target, json.dumps(baselines_json(result.baselines), indent=1) + "\n")
     print("\n".join(result.lines() + [f"{target}: {'rewritten' if result.restamped else 'unchanged'}"]))
     return 1 if result.kept else 0

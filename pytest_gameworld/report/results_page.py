@@ -26,7 +26,7 @@ from ..records.jsonl import Damage
 from .run_viewer import PAGE_NAME, TRACE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread
 
-FLOOR_NOTE = '<span class="tag">floor</span> random solves it more often than not'
+FLOOR_NOTE = '<span class="tag">floor</span> random solves it more often than not (SR interval above 50 %)'
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 
@@ -170,7 +170,7 @@ def _models(data: PageData) -> str:
             f"<td>{_spread(sp.get('pg'))}</td><td>{norm_cell}</td><td>{elo_cell}</td>{measured}</tr>")
     return ('<table><thead><tr><th>Model</th><th>runs</th><th>SR % over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
             '<th>PG % over repeats<br><span class="dim">mean ± std [95 % CI]</span></th>'
-            '<th>Normalized %<br><span class="dim">0 random, 100 oracle</span></th><th>Elo</th>'
+            '<th>Normalized %<br><span class="dim">0 random or trivial, 100 oracle</span></th><th>Elo</th>'
             '<th>IAR %<br><span class="dim">(NTC / OOS)</span></th><th>sec/step</th>'
             '<th>tokens in / out</th><th>$ total</th></tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table>')
@@ -231,14 +231,18 @@ def _baselines(data: PageData) -> str:
     rows = []
     for t in tasks:
         b = data.baselines[t]
-        cell = {a: f"{b[a]['sr']:.1f} / {b[a]['pg']:.1f}" if a in b else "–" for a in ("random", "oracle")}
+        cell = {a: f"{b[a]['sr']:.1f} / {b[a]['pg']:.1f}" if a in b else "–" for a in ("random", "oracle", "trivial")}
         note = FLOOR_NOTE if t in floor else ""
         sep = data.separation[t].cell() if t in data.separation else NONE
-        rows.append(f"<tr><td>{_e(t)}</td><td>{cell['random']}</td><td>{cell['oracle']}</td><td>{note}</td>"
+        best = data.separation[t].trivial_best if t in data.separation else None
+        trivial = f"{_e(best)}: {cell['trivial']}" if best and "trivial" in b else cell["trivial"]
+        rows.append(f"<tr><td>{_e(t)}</td><td>{cell['random']}</td><td>{cell['oracle']}</td><td>{trivial}</td>"
+                    f"<td>{note}</td>"
                     f'<td class="sep">{_e(sep)}</td></tr>')
-    return ('<table><thead><tr><th>Task</th><th>random SR / PG</th><th>oracle SR / PG</th><th></th>'
+    return ('<table><thead><tr><th>Task</th><th>random SR / PG</th><th>oracle SR / PG</th>'
+            '<th>best trivial policy SR / PG</th><th></th>'
             '<th title="oracle@0.5 PG minus random PG; whether PG rises along random &lt; oracle@0.25 &lt; 0.5 &lt; '
-            '0.75 &lt; oracle; floor, flat and inverted-level flags" class="sep">how well this task separates skill</th>'
+            '0.75 &lt; oracle; floor, flat, inverted-level and trivial flags" class="sep">how well this task separates skill</th>'
             f'</tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
@@ -313,8 +317,9 @@ def render(data: PageData, generated: str) -> str:
 <section><h2>SR / PG (%) by genre — measured here{"" if data.deviations else ", with the paper's published rows"}</h2>
 {_table6(data)}</section>
 <section><h2>Per model: spread over repeats, normalized score, Elo, validity and cost</h2>{_models(data)}
-<p class="dim">Normalized = (PG − PG<sub>random</sub>) / (PG<sub>oracle</sub> − PG<sub>random</sub>) over the
-tasks the baselines cover{_normalization_note(data)}. Elo: every pair of models on every task and repeat both played (higher progress wins,
+<p class="dim">Normalized = (PG − zero) / (PG<sub>oracle</sub> − zero) over the tasks the baselines cover, where a
+task's zero is the higher of random's PG and the best trivial policy's (one control, key or rotation every step;
+random alone where the baselines have no trivial figures){_normalization_note(data)}. Elo: every pair of models on every task and repeat both played (higher progress wins,
 equal is a draw), K = 16 from 1500, averaged over 200 random match orders{"" if len(data.summaries) > 1
 else "; needs two or more models"}.</p></section>
 <div class="grid"><section><h2>PG (%) per game × model</h2>{_heatmap(data)}</section>

@@ -9,7 +9,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from ..records.baselines import is_floor
+from .discrimination import is_floor_sr
 from .aggregate import summary_key
 
 # Two-sided 95 % critical values of Student's t for 1..30 degrees of freedom; the normal 1.96 beyond.
@@ -66,18 +66,25 @@ def mean_progress(scored: Iterable[Mapping[str, Any]], by: str) -> dict[str, dic
     return {m: {k: 100.0 * sum(v) / len(v) for k, v in cells.items()} for m, cells in acc.items()}
 
 
+def normalized_zero(rates: Mapping[str, Mapping[str, float]]) -> float:
+    """A task's normalized zero: the best of random's PG and the best trivial policy's (where calibrated), so
+    pressing one control every step never counts as skill."""
+    return max(float(rates["random"]["pg"]), float(rates["trivial"]["pg"]) if "trivial" in rates else 0.0)
+
+
 def normalized_score(task_pg: Mapping[str, float], baselines: Mapping[str, Mapping[str, Mapping[str, float]]]
                      ) -> float | None:
-    """(PG − PG_random) / (PG_oracle − PG_random) in %, over the tasks both the model and the baselines cover.
+    """(PG − zero) / (PG_oracle − zero) in %, over the tasks both the model and the baselines cover; the zero is
+    normalized_zero (random, or the best trivial policy when that scores more).
 
-    The three means are taken over the same tasks before dividing, so a task where random and the oracle
-    tie (zero span) still counts; None when no task is covered or the oracle is not above random there.
+    The three means are taken over the same tasks before dividing, so a task where the zero and the oracle
+    tie (zero span) still counts; None when no task is covered or the oracle is not above the zero there.
     """
     tasks = [t for t in task_pg if t in baselines and "random" in baselines[t] and "oracle" in baselines[t]]
     if not tasks:
         return None
     pg = statistics.mean(task_pg[t] for t in tasks)
-    low = statistics.mean(float(baselines[t]["random"]["pg"]) for t in tasks)
+    low = statistics.mean(normalized_zero(baselines[t]) for t in tasks)
     high = statistics.mean(float(baselines[t]["oracle"]["pg"]) for t in tasks)
     if high - low <= 1e-9:
         return None
@@ -126,5 +133,6 @@ def elo(games: list[Match], k: float = ELO_K, rounds: int = ELO_ROUNDS, seed: in
 
 
 def floor_tasks(baselines: Mapping[str, Mapping[str, Mapping[str, float]]]) -> set[str]:
-    """Tasks the random agent solves more often than not (SR above 50 %): they separate no one."""
-    return {t for t, b in baselines.items() if is_floor(float(b.get("random", {}).get("sr", 0.0)))}
+    """Floor tasks (report/discrimination.py's rule: random's SR interval above 50 %): they separate no one."""
+    return {t for t, b in baselines.items() if "random" in b
+            and is_floor_sr(float(b["random"]["sr"]), int(b["random"].get("runs", 0)))}

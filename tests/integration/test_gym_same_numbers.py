@@ -83,7 +83,9 @@ def test_the_env_replays_the_benchmarks_run_with_the_same_numbers(benchmark_sess
                 assert {key: info[key] for key in line["verdict"]} == line["verdict"], where
         assert terminated or truncated, f"{task}: the env did not end where the benchmark's run did"
         assert terminated == (end["stop"] == "success") and truncated == (end["stop"] == "max_steps")
-        assert (info["progress"], info["success"]) == (record["progress"], record["success"])
+        # The results line rounds progress to 6 places (run_record.py); 2048's tile tasks count from the opening
+        # tile, so their progress is no longer a binary fraction that survives the rounding unchanged.
+        assert (round(info["progress"], 6), info["success"]) == (record["progress"], record["success"])
         assert info["counts"] == {"valid": record["valid"], "ntc": record["invalid_ntc"], "oos": record["invalid_oos"]}
         catalog = load_catalog()
         game = catalog.task_game(next(t for t in catalog.tasks if t.id == task))

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_gameworld.records import baselines
+from pytest_gameworld.report.discrimination import baselines_json, floors
 from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.records.sessions import catalog_version, task_versions
@@ -31,8 +32,8 @@ def test_rates_per_task_over_repeats_with_faults_and_the_floor_flag():
     a, bb = b.tasks["a"], b.tasks["b"]
     assert (a.random.sr, a.random.pg, a.random.runs) == (pytest.approx(66.67), pytest.approx(80.0), 3)
     assert (bb.random.sr, bb.random.pg, bb.random.runs, bb.random.faults) == (50.0, 60.0, 2, 1)
-    assert a.floor and not bb.floor  # 2 of 3 solved is more often than not; 1 of 2 is not
-    assert b.floors == ["a"]
+    assert floors(b) == []  # 2 of 3 is more often than not, but Wilson's lower bound (20.8 %) is not above half
+    assert baselines_json(b)["tasks"]["a"]["floor"] is False
     assert a.game == "g-a" and b.made == {"command": "test"}
 
 
@@ -64,9 +65,9 @@ def test_the_results_page_reads_the_rates_and_ignores_a_broken_file(tmp_path: Pa
     b = baselines.compute({"random": [run("a", "random", 0, False, 0.2)], "oracle": [run("a", "oracle", 0, True, 1.0)]},
                           "v", {})
     assert baselines.read_baselines(tmp_path) is None
-    (tmp_path / baselines.FILE_NAME).write_text(json.dumps(baselines.to_json(b)))
-    assert baselines.read_baselines(tmp_path) == {"a": {"random": {"sr": 0.0, "pg": 20.0},
-                                                        "oracle": {"sr": 100.0, "pg": 100.0}}}
+    (tmp_path / baselines.FILE_NAME).write_text(json.dumps(baselines_json(b)))
+    assert baselines.read_baselines(tmp_path) == {"a": {"random": {"sr": 0.0, "pg": 20.0, "runs": 1},
+                                                        "oracle": {"sr": 100.0, "pg": 100.0, "runs": 1}}}
     (tmp_path / baselines.FILE_NAME).write_text("{not json")
     assert baselines.read_baselines(tmp_path) is None
 
@@ -74,7 +75,7 @@ def test_the_results_page_reads_the_rates_and_ignores_a_broken_file(tmp_path: Pa
 def test_the_file_round_trips_and_loads_from_a_catalog_folder(tmp_path: Path):
     b = baselines.compute({a: [run("a", a, k, k == 1, 0.25 * k) for k in range(3)] for a in baselines.LADDER},
                           "v9", {"x": 1})
-    (tmp_path / baselines.FILE_NAME).write_text(json.dumps(baselines.to_json(b)))
+    (tmp_path / baselines.FILE_NAME).write_text(json.dumps(baselines_json(b)))
     back = baselines.load(tmp_path)
     assert back is not None and back.catalog_version == "v9" and back.tasks == b.tasks and back.made == {"x": 1}
     assert list(back.tasks["a"].rates) == list(baselines.LADDER)
@@ -162,7 +163,7 @@ def test_a_ladder_session_records_intervals_runs_and_the_oracles_steps_to_solve(
     assert (rnd.sr, rnd.runs, rnd.sr_ci) == (25.0, 4, baselines.wilson(1, 4))
     assert rnd.pg == 40.0 and rnd.pg_ci == baselines.t_interval([100.0, 20.0, 30.0, 10.0])
     assert orc.steps == 37.0 and orc.pg_ci is None  # one run: no interval, never a made-up one
-    row = baselines.to_json(b)["tasks"]["a"]
+    row = baselines_json(b)["tasks"]["a"]
     assert row["oracle"]["steps"] == 37.0 and tuple(row["random"]["sr_ci"]) == baselines.wilson(1, 4)
     unsolved = baselines.compute({"oracle@0.5": [run("a", "oracle@0.5", k, False, 0.5) for k in range(2)]}, "v", {})
     assert unsolved.tasks["a"].rates["oracle@0.5"].steps is None  # no solve: no steps to solve
@@ -193,9 +194,36 @@ def test_the_current_format_1_file_still_reads_with_intervals_derived_from_its_c
     (tmp_path / baselines.FILE_NAME).write_text(json.dumps(old))
     b = baselines.load(tmp_path)
     tb = b.tasks["01_01"]
-    assert list(tb.rates) == ["random", "oracle"] and tb.floor
+    assert list(tb.rates) == ["random", "oracle"] and floors(b) == []  # 4 of 5: Wilson's lower bound 37.6 %
     assert tb.random.sr_ci == baselines.wilson(4, 5) and tb.random.pg_ci is None and tb.oracle.steps is None
-    assert baselines.task_rates(b) == {"01_01": {"random": {"sr": 80.0, "pg": 90.0},
-                                                 "oracle": {"sr": 100.0, "pg": 100.0}}}
+    assert baselines.task_rates(b) == {"01_01": {"random": {"sr": 80.0, "pg": 90.0, "runs": 5},
+                                                 "oracle": {"sr": 100.0, "pg": 100.0, "runs": 1}}}
     shipped = baselines.load(default_catalog_dir())
     assert shipped is not None and len(shipped.tasks) >= 170
+
+
+def test_the_trivial_policies_best_is_stored_round_trips_and_survives_a_no_trivial_merge(tmp_path: Path):
+    ladder = {"random": [run("a", "random", k, False, 0.1) for k in range(2)],
+              "oracle": [run("a", "oracle", 0, True, 1.0)]}
+    trivial = {"noop": [run("a", "noop", k, False, 0.0) for k in range(2)],
+               "const:jump": [run("a", "const:jump", k, k == 0, 0.6 + 0.2 * k) for k in range(2)],
+               "const:duck": [run("a", "const:duck", k, False, 0.7) for k in range(2)],
+               "cycle:move_left+move_right": [run("b", "cycle:move_left+move_right", 0, False, 0.3)]}
+    b = baselines.compute(ladder, "v", {}, {"a": "1", "b": "1"}, trivial)
+    t = b.tasks["a"].trivial
+    assert t is not None and t.best == "const:jump" and (t.rate.sr, t.rate.pg) == (50.0, 70.0)  # PG tie: SR decides
+    assert sorted(t.policies) == ["const:duck", "const:jump", "noop"]
+    assert b.tasks["b"].trivial.best == "cycle:move_left+move_right" and b.tasks["b"].random is None
+    row = baselines_json(b)["tasks"]["a"]
+    assert row["trivial"]["best"] == "const:jump" and row["trivial"]["pg"] == 70.0 and "random" in row  # added beside
+    (tmp_path / baselines.FILE_NAME).write_text(json.dumps(baselines_json(b)))
+    back = baselines.load(tmp_path)
+    assert back is not None and back.tasks == b.tasks
+    assert baselines.task_rates(back)["a"]["trivial"] == {"sr": 50.0, "pg": 70.0, "runs": 2}
+    no_trivial = baselines.compute({"random": [run("a", "random", 0, True, 1.0)]}, "v", {}, {"a": "1", "b": "1"})
+    merged = baselines.merge(back, no_trivial, {"a": "1", "b": "1"})
+    assert merged.tasks["a"].trivial == t and merged.tasks["a"].random.pg == 100.0
+    broken = json.loads((tmp_path / baselines.FILE_NAME).read_text())
+    broken["tasks"]["a"]["trivial"]["best"] = "const:nothing"
+    with pytest.raises(baselines.BaselinesError, match=r"tasks.a.trivial: best 'const:nothing' is not one of"):
+        baselines.parse(broken, "f.json")

@@ -82,7 +82,61 @@ def test_the_summary_counts_and_lists_the_worst_spreads():
     assert (s.tasks, s.with_ladder, s.floor, s.flat, s.monotone) == (3, 3, ["c_01"], ["b_01", "c_01"],
                                                                      ["a_01", "b_01", "c_01"])
     assert s.worst == [("b_01", 5.0), ("c_01", 5.0)]
-    assert "1 floor" in s.lines()[0] and "3 of 3 monotone" in s.lines()[1] and "b_01 +5.0" in s.lines()[2]
+    lines = s.lines()
+    assert "1 floor" in lines[0] and "3 strictly monotone" in lines[1] and "3 with ties" in lines[1]
+    assert "0 by interval" in lines[2] and "trivial" in lines[3] and "not yet calibrated" in lines[3]
+    assert "b_01 +5.0" in lines[4]
+
+
+def test_strict_monotone_refuses_ties_below_100_and_allows_them_at_100():
+    seps = d.separation(catalog(a_01=ladder((0, 0, 100, 100, 100)), b_01=ladder((0, 10, 100, 100, 100)),
+                                c_01=ladder((5, 20, 40, 70, 100))))
+    assert (seps["a_01"].monotone, seps["a_01"].monotone_strict) == (True, False)  # 0 = 0 short of 100
+    assert (seps["b_01"].monotone, seps["b_01"].monotone_strict) == (True, True)  # ties only at 100
+    assert "monotone with ties" in seps["a_01"].cell() and seps["b_01"].cell().endswith("; monotone")
+    s = d.summarize(seps.values())
+    assert (s.monotone, s.monotone_strict) == (["a_01", "b_01", "c_01"], ["b_01", "c_01"])
+
+
+def test_inverted_by_point_needs_more_than_five_points_and_the_interval_rule_stays():
+    # 30 ± 4 then 36 ± 4: intervals overlap (not inverted by interval), points 6 apart (inverted by point);
+    # 35 is exactly 5 above 30: not inverted by point
+    seps = d.separation(catalog(g1_01={"random": rate(0.0), "oracle@0.5": rate(30.0, spread=4)},
+                                g1_02={"random": rate(0.0), "oracle@0.5": rate(36.0, spread=4)},
+                                g1_03={"random": rate(0.0), "oracle@0.5": rate(35.0, spread=0.5)}))
+    assert seps["g1_02"].inverted_over == () and seps["g1_02"].inverted_point == ("g1_01",)
+    assert seps["g1_03"].inverted_point == ()
+    assert "inverted by point (easier than g1_01)" in seps["g1_02"].cell()
+    assert d.summarize(seps.values()).inverted_point == ["g1_02"]
+
+
+def test_trivial_flag_at_pg_50_or_random_plus_10():
+    from pytest_gameworld.records.baselines import Trivial
+
+    def with_trivial(pg: float, random_pg: float) -> TaskBaseline:
+        return TaskBaseline("t", "g", {"random": rate(random_pg)}, "x", Trivial("const:jump", {"const:jump": rate(pg)}))
+
+    b = Baselines("v", {"a_01": with_trivial(50.0, 45.0), "b_01": with_trivial(29.9, 20.0),
+                        "c_01": with_trivial(30.0, 20.0), "d_01": with_trivial(49.0, 45.0)})
+    seps = d.separation(b)
+    assert [seps[t].trivial for t in ("a_01", "b_01", "c_01", "d_01")] == [True, False, True, False]
+    assert "trivial (const:jump PG 50)" in seps["a_01"].cell() and "trivial" not in seps["d_01"].flags
+    assert seps["a_01"].trivial_best == "const:jump" and d.separation(catalog(e_01=ladder((1, 2, 3, 4, 5))))["e_01"].trivial is None
+    s = d.summarize(seps.values())
+    assert (s.trivial, s.judged_trivial) == (["a_01", "c_01"], 4)
+
+
+def test_the_files_floor_is_the_interval_rule_not_the_point_estimate():
+    """7 of 10 solved: SR 70 % (above half) but Wilson's lower bound 39.7 %: not a floor, in the file too."""
+    from pytest_gameworld.records.baselines import parse
+
+    b = catalog(a_01={"random": Rate(70.0, 80.0, 10), "oracle": Rate(100.0, 100.0, 1)},
+                b_01={"random": Rate(90.0, 95.0, 10), "oracle": Rate(100.0, 100.0, 1)})
+    data = d.baselines_json(b)
+    assert (data["tasks"]["a_01"]["floor"], data["tasks"]["b_01"]["floor"]) == (False, True)
+    assert d.separation(b)["a_01"].floor is False and d.floors(b) == ["b_01"]
+    data["tasks"]["a_01"]["floor"] = True  # a file saying otherwise is recomputed on reading
+    assert d.floors(parse(data)) == ["b_01"]
 
 
 def test_intervals_from_real_repeats_feed_the_inversion_check():
@@ -128,7 +182,7 @@ def test_the_floor_table_in_docs_names_the_shipped_floor_tasks_with_their_figure
     section = text.split("## Tasks random play solves", 1)[1].split("\n## ", 1)[0]
     rows = dict(re.findall(r"^\| (\d\d_\d\d) \| [^|]+ \| ([^|]+?) \|", section, re.M))
     shipped = load(default_catalog_dir())
-    assert shipped is not None and sorted(rows) == shipped.floors
-    for task in shipped.floors:
+    assert shipped is not None and sorted(rows) == d.floors(shipped)
+    for task in d.floors(shipped):
         r = shipped.tasks[task].rates["random"]
         assert rows[task] == f"{r.sr:.0f}/{r.pg:.0f} ({r.runs})", task

@@ -157,3 +157,22 @@ def test_the_reason_in_words(reason, outcome, words):
     from pytest_gameworld.play.prompt_sections import ended_reason
 
     assert ended_reason(reason, outcome) == words
+
+
+def test_progress_from_the_first_state_does_not_count_what_the_opening_holds():
+    """2048's tile tasks: a 4 on the opening board of a 32-tile task is no progress; the origin stays the run's
+    first state across a reset, and a first state below start counts from start."""
+    ev = Evaluator(task(target=32, progress_from="first_state"))
+    assert ev.observe(st(4), 0).progress == 0.0
+    assert ev.observe(st(4), 1).progress == 0.0  # still the opening tile
+    assert ev.observe(st(18), 2).progress == pytest.approx(14 / 28)  # (18 − 4) / (32 − 4)
+    ev.begin_episode()
+    assert ev.observe(st(2), 3).progress == pytest.approx(14 / 28)  # the run's best, from the run's origin
+    assert ev.observe(st(32), 4).success and ev.progress == 1.0
+    plain = Evaluator(task(target=32))
+    assert plain.observe(st(4), 0).progress == pytest.approx(4 / 32)  # the default counts from start
+    below = Evaluator(task(start=5, target=15, progress_from="first_state"))
+    below.observe(st(0), 0)
+    assert below.observe(st(10), 1).progress == 0.5
+    solved = Evaluator(task(target=4, progress_from="first_state"))
+    assert solved.observe(st(8), 0).progress == 1.0  # an opening at the target: solved, not a division by zero

@@ -185,11 +185,31 @@ def test_the_page_and_report_show_how_well_each_task_separates_skill(tmp_path: P
     session = _session(tmp_path)
     assert cli.main(["report", str(session), "--html", "--baselines", str(file)]) == 0
     out = capsys.readouterr().out
-    assert "separation over 2 task(s)" in out and "1 of 1 monotone" in out and "01_01 +40.0" in out
+    assert "separation over 2 task(s)" in out and "of 1 with every rung: 1 strictly monotone" in out and "01_01 +40.0" in out
     page = (session / "index.html").read_text()
     assert "how well this task separates skill" in page
     assert '<td class="sep">spread +40.0; monotone</td>' in page
     assert '<td class="sep">spread — (not yet calibrated)' in page and "spread +0.0" not in page
+
+
+def test_the_page_shows_the_best_trivial_policy_its_flag_and_says_what_the_normalized_zero_is(tmp_path: Path, capsys):
+    from pytest_gameworld.records import baselines as bl
+
+    ladder = {a: {"sr": 0.0, "pg": pg, "runs": 10, "pg_ci": [pg - 2, pg + 2]}
+              for a, pg in zip(bl.LADDER, (10.0, 30.0, 50.0, 80.0, 100.0))}
+    ladder["oracle"] = {"sr": 100.0, "pg": 100.0, "runs": 1, "steps": 31}
+    trivial = {"best": "const:move_up", "policies": {"const:move_up": {"sr": 20.0, "pg": 60.0, "runs": 10},
+                                                     "noop": {"sr": 0.0, "pg": 0.0, "runs": 10}}}
+    file = tmp_path / "b.json"
+    file.write_text(json.dumps({"format": 2, "catalog_version": "abc", "tasks": {
+        "01_01": {"game": "01-2048", **ladder, "trivial": trivial}}}))
+    session = _session(tmp_path)
+    assert cli.main(["report", str(session), "--html", "--baselines", str(file)]) == 0
+    out = capsys.readouterr().out
+    assert "trivial (best trivial policy PG >= 50 or >= random + 10): 1 of 1: 01_01" in out
+    page = (session / "index.html").read_text()
+    assert "<td>const:move_up: 20.0 / 60.0</td>" in page and "trivial (const:move_up PG 60)" in page
+    assert "zero is the higher of random's PG and the best trivial policy's" in " ".join(page.split())
 
 
 def test_a_model_whose_runs_all_faulted_shows_n_a_never_zero(tmp_path: Path):

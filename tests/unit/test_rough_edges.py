@@ -157,7 +157,9 @@ def test_list_takes_a_level_as_the_catalog_writes_it(capsys, level):
     (["calibrate", "--repeat", "0"], "gameworld calibrate: --repeat must be at least 1"),
     (["calibrate", "-n", "-1"], "gameworld calibrate: -n must be at least 0"),
     (["calibrate", "--agents", "random,oracle@0.3"], "gameworld calibrate: --agents: oracle@0.3 not on the ladder "
-                                                     "(random, oracle@0.25, oracle@0.5, oracle@0.75, oracle)"),
+                                                     "(random, oracle@0.25, oracle@0.5, oracle@0.75, oracle) nor trivial"),
+    (["calibrate", "--agents", "trivial", "--no-trivial"],
+     "gameworld calibrate: --agents trivial and --no-trivial contradict each other"),
     (["calibrate", "--agents", " , "], "gameworld calibrate: --agents names no agent"),
 ])
 def test_calibrate_refuses_a_bad_expression_or_count_before_playing(tmp_path, monkeypatch, capsys, argv, message):

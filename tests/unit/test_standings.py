@@ -56,8 +56,22 @@ def test_normalized_score_is_none_without_coverage_or_span():
     assert normalized_score({"t2": 60.0}, BASE) is None, "oracle not above random"
 
 
-def test_floor_tasks_are_those_random_solves_more_often_than_not():
-    assert floor_tasks(BASE) == {"t2"}
+def test_normalized_zero_is_the_best_of_random_and_the_trivial_policy():
+    base = {"t1": {"random": {"sr": 0.0, "pg": 10.0}, "oracle": {"sr": 100.0, "pg": 90.0},
+                   "trivial": {"sr": 0.0, "pg": 50.0}},
+            "t2": {"random": {"sr": 0.0, "pg": 40.0}, "oracle": {"sr": 100.0, "pg": 100.0},
+                   "trivial": {"sr": 0.0, "pg": 20.0}}}
+    assert normalized_score({"t1": 50.0}, base) == pytest.approx(0.0)  # pressing one control scores 0, not 50
+    assert normalized_score({"t1": 70.0}, base) == pytest.approx(50.0)  # (70 - 50) / (90 - 50)
+    assert normalized_score({"t2": 70.0}, base) == pytest.approx(50.0)  # random is the zero where it is higher
+
+
+def test_floor_tasks_follow_the_interval_rule_with_the_run_count():
+    # 80 % of 5 runs: Wilson's lower bound 37.6 % (no floor); of 20 runs: 58.4 % (floor); no count: no floor
+    assert floor_tasks(BASE) == set()
+    runs = {t: {**b, "random": {**b["random"], "runs": n}} for (t, b), n in zip(BASE.items(), (20, 20, 20))}
+    assert floor_tasks(runs) == {"t2"}
+    assert floor_tasks({"t2": {**runs["t2"], "random": {**runs["t2"]["random"], "runs": 5}}}) == set()
 
 
 def test_matches_compare_models_on_the_same_task_and_repeat():
