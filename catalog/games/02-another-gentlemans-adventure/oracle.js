@@ -24,8 +24,12 @@
   const HORIZON = 200;
 
   // {coin: id} is passed once that coin counts; {x, y, r} when the
-  // gentleman's centre comes within r px; {door: true} is the exit.
+  // gentleman's centre comes within r px (or once he is right of `past`: a
+  // respawn at the half-way flag is already over the wall); {door: true} is the exit.
   const ROUTE = [
+    { x: 648, y: 552, r: 30, past: 768 },   // out from under the ledge over the start
+    { x: 528, y: 408, r: 40, past: 768 },   // on that ledge: the only way over the tall wall
+    { x: 744, y: 312, r: 40, past: 768 },   // on top of the wall
     { coin: 1 }, { coin: 2 }, { coin: 3 }, { coin: 4 }, { coin: 5 },
     { x: 2184, y: 456, r: 40 },     // on top of the wall before the first pit
     { coin: 6 }, { coin: 7 },
@@ -49,6 +53,7 @@
     if (wp.coin) return core.coins[wp.coin - 1].taken;
     if (wp.door) return core.status === "terminal" && core.outcome === "success";
     const p = core.p;
+    if (wp.past !== undefined && p.x > wp.past) return true;
     return Math.hypot(p.x + 16 - wp.x, p.y + 24 - wp.y) < wp.r;
   }
 
