@@ -27,9 +27,8 @@
   // gentleman's centre comes within r px (or once he is right of `past`: a
   // respawn at the half-way flag is already over the wall); {door: true} is the exit.
   const ROUTE = [
-    { x: 648, y: 552, r: 30, past: 768 },   // out from under the ledge over the start
-    { x: 528, y: 408, r: 40, past: 768 },   // on that ledge: the only way over the tall wall
-    { x: 744, y: 312, r: 40, past: 768 },   // on top of the wall
+    { x: 384, y: 456, r: 40, past: 624 },   // on the ledge left of the start: the way over the wall
+    { x: 600, y: 360, r: 40, past: 624 },   // on top of the wall
     { coin: 1 }, { coin: 2 }, { coin: 3 }, { coin: 4 }, { coin: 5 },
     { x: 2184, y: 456, r: 40 },     // on top of the wall before the first pit
     { coin: 6 }, { coin: 7 },
