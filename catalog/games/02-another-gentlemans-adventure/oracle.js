@@ -27,7 +27,7 @@
   // gentleman's centre comes within r px (or once he is right of `past`: a
   // respawn at the half-way flag is already over the wall); {door: true} is the exit.
   const ROUTE = [
-    { x: 384, y: 456, r: 40, past: 624 },   // on the ledge left of the start: the way over the wall
+    { x: 408, y: 456, r: 40, past: 624 },   // on the ledge left of the start: the way over the wall
     { x: 600, y: 360, r: 40, past: 624 },   // on top of the wall
     { coin: 1 }, { coin: 2 }, { coin: 3 }, { coin: 4 }, { coin: 5 },
     { x: 2184, y: 456, r: 40 },     // on top of the wall before the first pit
