@@ -24,8 +24,11 @@
   const HORIZON = 200;
 
   // {coin: id} is passed once that coin counts; {x, y, r} when the
-  // gentleman's centre comes within r px; {door: true} is the exit.
+  // gentleman's centre comes within r px (or once he is right of `past`: a
+  // respawn at the half-way flag is already over the wall); {door: true} is the exit.
   const ROUTE = [
+    { x: 408, y: 456, r: 40, past: 624 },   // on the ledge left of the start: the way over the wall
+    { x: 600, y: 360, r: 40, past: 624 },   // on top of the wall
     { coin: 1 }, { coin: 2 }, { coin: 3 }, { coin: 4 }, { coin: 5 },
     { x: 2184, y: 456, r: 40 },     // on top of the wall before the first pit
     { coin: 6 }, { coin: 7 },
@@ -49,6 +52,7 @@
     if (wp.coin) return core.coins[wp.coin - 1].taken;
     if (wp.door) return core.status === "terminal" && core.outcome === "success";
     const p = core.p;
+    if (wp.past !== undefined && p.x > wp.past) return true;
     return Math.hypot(p.x + 16 - wp.x, p.y + 24 - wp.y) < wp.r;
   }
 

@@ -37,8 +37,23 @@
     }
   }
 
+  // Left of the tall wall by the start, x is no measure of progress: the way on
+  // is up onto the step at the left end, then over the wall. Below 200 (the
+  // wall's right side) standing on the step or on the wall scores by x, any
+  // other place (the ground, a jump still in the air) by its nearness to the
+  // step; both stay below any place past the wall.
+  const WALL_RIGHT = 200;
+  const STEP = { x: 40, y: 460 };      // the step's top (its tiles are columns 0-1 of row 12)
+  function progressX(core) {
+    const m = core.m;
+    if (m.x >= WALL_RIGHT) return m.x;
+    const feet = m.y + core.marioH();
+    if (m.onGround && feet <= STEP.y + 21) return 100 + m.x / 2;
+    return 100 - Math.hypot(m.x + 16 - STEP.x, feet - 20 - STEP.y) / 10;
+  }
+
   function value(core, base) {
-    let v = core.score + core.m.x;
+    let v = core.score + progressX(core);
     v -= (core.deaths - base.deaths) * LIFE_PENALTY;
     v -= (core.shrinks - base.shrinks) * SHRINK_PENALTY;
     if (core.status === "playing") {
