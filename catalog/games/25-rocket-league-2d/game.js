@@ -65,7 +65,7 @@
   const CPU_BACKOFF = 220;
   const CPU_HOLD_X = 1000;          // it comes no further out than this while goal-side
   const CPU_BLOCK_VX = 150;        // keeper's jump: only for a ball this fast toward its goal,
-  const CPU_BLOCK_S = 0.35;        // ... due this soon (s, as it was seen),
+  const CPU_BLOCK_S = 0.2;         // ... due this soon (s, as it was seen),
   const CPU_BLOCK_RISE = 160;      // ... at most this far above the car's centre         // wrong-side: keep this far behind the ball
 
   const KICKOFF_TICKS = 48;        // 0.8 s freeze after a goal and at the start
