@@ -49,6 +49,13 @@
   // and none of them moves, so bouncing in place (the `wait`-only agent) never climbs.
   const NOOP_CLEAR = 480;
   const NOOP_DX = 85;
+  // Holding one arrow from the start drifts at full speed and, with the wrap,
+  // sweeps most of the field on the first fall. No bounceable platform sits
+  // within SWEEP_MARGIN of where such a drift comes down (either arrow), so the
+  // first climb needs steering and then letting go. The margin covers a few
+  // ticks of timing error (7.5 px a tick at full speed).
+  const SWEEP_MARGIN = 25;
+  const SWEEP_TRIES = 60;
 
   // Camera: the doodle's feet never rise above this line of the view; the view never
   // scrolls back down. Falling with the head below the view's bottom is fatal.
@@ -121,6 +128,7 @@
     core.chainX = START_X;      // last bounceable platform (the guaranteed route)
     core.chainY = 0;
     core.greensSinceSpring = 0;
+    core.sweeps = [driftSweep(-1), driftSweep(1)];
     core.status = "playing";
     core.outcome = null;
     core.reason = null;
@@ -141,6 +149,44 @@
 
   function Core() {}
 
+  // The descending path of a doodle that holds one arrow (steer -1 or 1) from
+  // the start until it falls past the start platform: [prevY, y, x] per tick,
+  // with the tick's own physics, so the layout can keep off it.
+  function driftSweep(steer) {
+    const path = [];
+    let x = START_X, y = 0, vx = 0, vy = BOUNCE_VY;
+    while (y <= DOODLE) {
+      vx = Math.max(-MAX_VX, Math.min(MAX_VX, vx + steer * ACCEL * DT));
+      x = wrapX(x + vx * DT);
+      const prevY = y;
+      y += vy * DT + 0.5 * GRAVITY * DT * DT;
+      vy += GRAVITY * DT;
+      if (vy > 0) path.push([prevY, y, x]);
+    }
+    return path;
+  }
+
+  // Spots for a chain platform at height y: within MAX_STEP_DX of the last one,
+  // off the wait-only column and off both drift sweeps (5 px grid).
+  Core.prototype.freeSpots = function (y) {
+    const spots = [];
+    for (let d = -MAX_STEP_DX; d <= MAX_STEP_DX; d += 5) {
+      const x = wrapX(this.chainX + d);
+      if (Math.abs(wrapDelta(START_X, x)) >= NOOP_DX && !this.onSweep(x, y)) spots.push(x);
+    }
+    return spots;
+  };
+  Core.prototype.sweepBlocks = function (y) {
+    return -y <= NOOP_CLEAR && this.freeSpots(y).length === 0;
+  };
+
+  // Whether a bounceable platform at (x, y) would catch a one-arrow drift.
+  Core.prototype.onSweep = function (x, y) {
+    const reach = (PLAT_W + DOODLE) / 2 + SWEEP_MARGIN;
+    return this.sweeps.some((path) => path.some(
+      ([y0, y1, px]) => y >= y0 && y <= y1 && Math.abs(wrapDelta(px, x)) < reach));
+  };
+
   function pickType(rng, altitude) {
     const mix = MIXES.find((m) => altitude < m.below).mix;
     let r = rngNext(rng) * 100;
@@ -160,7 +206,12 @@
   Core.prototype.ensurePlatforms = function (topY) {
     const rng = this.levelRng;
     while (this.chainY > topY) {
-      const gap = rngRange(rng, GAP_MIN, GAP_MAX);
+      let gap = rngRange(rng, GAP_MIN, GAP_MAX);
+      // Within the first bounce's reach, re-draw the height and spot until the
+      // platform is off both drift sweeps (SWEEP_MARGIN).
+      for (let k = 0; k < SWEEP_TRIES && this.sweepBlocks(this.chainY - gap); k++) {
+        gap = rngRange(rng, GAP_MIN, GAP_MAX);
+      }
       const y = this.chainY - gap;
       let type = pickType(rng, -y);
       if (type === "red") {
@@ -174,7 +225,14 @@
       let x;
       for (let k = 0; ; k++) {
         x = wrapX(this.chainX + rngRange(rng, -MAX_STEP_DX, MAX_STEP_DX));
-        if (-y > NOOP_CLEAR || Math.abs(wrapDelta(START_X, x)) >= NOOP_DX || k > 50) break;
+        if (k > 50) break;
+        if (-y > NOOP_CLEAR) break;
+        if (Math.abs(wrapDelta(START_X, x)) >= NOOP_DX && !this.onSweep(x, y)) break;
+      }
+      const spots = -y <= NOOP_CLEAR ? this.freeSpots(y) : [];
+      if (spots.length && !spots.includes(x) && (Math.abs(wrapDelta(START_X, x)) < NOOP_DX || this.onSweep(x, y))) {
+        const from = x;
+        x = spots.reduce((a, b) => (Math.abs(wrapDelta(from, b)) < Math.abs(wrapDelta(from, a)) ? b : a));
       }
       if (-y <= NOOP_CLEAR && Math.abs(wrapDelta(START_X, x)) < NOOP_DX) {
         x = wrapX(START_X + (wrapDelta(START_X, x) < 0 ? -NOOP_DX : NOOP_DX));

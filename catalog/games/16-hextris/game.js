@@ -127,6 +127,7 @@
     core.playTicks = 0; // ticks while playing -> gameTimeMs
     core.turnTick = -1e9; // tick and direction of the last turn (drawn tween only)
     core.turnDir = 0;
+    core.turnEvery = 0; // ticks between the last two turns when they went the same way, else 0
     core.stackVersion = 0; // bumped when any stack changes (renderer cache)
     return core;
   }
@@ -172,6 +173,7 @@
   // dir -1 = counter-clockwise (ArrowLeft), +1 = clockwise (ArrowRight).
   Core.prototype.turn = function (dir) {
     this.rot = mod6(this.rot + dir);
+    this.turnEvery = dir === this.turnDir ? this.ticks - this.turnTick : 0;
     this.turnTick = this.ticks;
     this.turnDir = dir;
   };
@@ -248,7 +250,51 @@
     return n;
   }
 
-  Core.prototype.pickBlock = function (proj, usedLanes) {
+  // A hexagon that keeps turning one way at a steady pace (the last two turns
+  // went the same way SPIN_MAX_EVERY ticks or less apart, and the next is not
+  // overdue) is taken to keep spinning: {dir, every, next} or null.
+  const SPIN_MAX_EVERY = 40;
+  const SPIN_SLACK = 4; // ticks of timing either side a spin's landing is judged over
+  Core.prototype.spin = function () {
+    const every = this.turnEvery;
+    if (every <= 0 || every > SPIN_MAX_EVERY || this.ticks - this.turnTick > every + SPIN_SLACK) return null;
+    return { dir: this.turnDir, every: every, next: this.turnTick + every };
+  };
+
+  // Turns a spin makes from now to `ticks` ahead.
+  function spinTurns(spin, now, ticks) {
+    const t = now + ticks;
+    return t < spin.next ? 0 : Math.floor((t - spin.next) / spin.every) + 1;
+  }
+
+  // The side a block at radius r in `lane` lands on if the spin goes on, its
+  // turns taken `dt` ticks late, against stacks `proj`: its fall followed
+  // tick by tick, since the landing height depends on the side it faces.
+  Core.prototype.spinSide = function (spin, proj, lane, r, dt) {
+    const step = this.fallSpeed() / TICK_HZ;
+    for (let t = 0; ; t++) {
+      const side = mod6(lane - this.rot - spin.dir * spinTurns(spin, this.ticks, t - dt));
+      if (r - (t + 1) * step <= HEX_R + ROW_H * proj[side].length || t > 600) return side;
+    }
+  };
+
+  // The stacks once every falling block has landed, if the spin goes on.
+  Core.prototype.spinProjected = function (spin) {
+    const proj = this.sides.map((x) => x.slice());
+    for (const b of this.falling.slice().sort((p, q) => p.r - q.r)) {
+      proj[this.spinSide(spin, proj, b.lane, b.r, 0)].push(b.c);
+    }
+    return proj;
+  };
+
+  // Whether a new block would complete a group where a going-on spin lands it:
+  // spinning alone never scores, as keeping still never does.
+  Core.prototype.spinCompletes = function (spin, sproj, lane, colour) {
+    if (!spin) return false;
+    return [-SPIN_SLACK, 0, SPIN_SLACK].some((dt) => completesGroup(sproj, this.spinSide(spin, sproj, lane, SPAWN_R, dt), colour));
+  };
+
+  Core.prototype.pickBlock = function (proj, usedLanes, spin, sproj) {
     const ncol = this.cfg.colours;
     const maxSides = nextRandom(this.runRng) < this.cfg.open ? 1 : 0;
     let lane = 0;
@@ -258,6 +304,7 @@
       colour = Math.floor(nextRandom(this.runRng) * ncol);
       if (usedLanes.includes(lane)) continue;
       if (completesGroup(proj, this.sideForLane(lane), colour)) continue;
+      if (this.spinCompletes(spin, sproj, lane, colour)) continue;
       if (sidesCompleted(proj, colour) <= maxSides) return { lane, colour };
     }
     // Deterministic fallback: after a random start, the safe (lane, colour) completing on the fewest sides.
@@ -269,6 +316,7 @@
       const l = Math.floor(i / ncol);
       const c = i % ncol;
       if (usedLanes.includes(l) || completesGroup(proj, this.sideForLane(l), c)) continue;
+      if (this.spinCompletes(spin, sproj, l, c)) continue;
       const n = sidesCompleted(proj, c);
       if (n < bestSides) {
         best = { lane: l, colour: c };
@@ -282,11 +330,14 @@
   Core.prototype.spawnWave = function () {
     const count = nextRandom(this.genRng) < this.cfg.double ? 2 : 1;
     const proj = this.projectedSides();
+    const spin = this.spin();
+    const sproj = spin ? this.spinProjected(spin) : null;
     const used = [];
     for (let k = 0; k < count; k++) {
-      const { lane, colour } = this.pickBlock(proj, used);
+      const { lane, colour } = this.pickBlock(proj, used, spin, sproj);
       used.push(lane);
       proj[this.sideForLane(lane)].push(colour);
+      if (spin) sproj[this.spinSide(spin, sproj, lane, SPAWN_R, 0)].push(colour);
       this.falling.push({ lane, r: SPAWN_R, c: colour });
       this.spawned++;
     }

@@ -27,6 +27,10 @@
   const SPIKE_TIP = 88;           // screen y of the spike tips: touching this hurts
 
   const PLAT_W = 100;
+  // Ledges keep this far from each wall (more than the hero's width): a hero
+  // pressed against a wall (one arrow held) falls past every ledge, so staying
+  // alive takes walking onto ledges and stopping there.
+  const WALL_GAP = 40;
   const PLAT_H = 16;
   const SPACING = 60;             // world px between platforms: ~0.55 s at 110 px/s
   const SPACING_JITTER = 6;
@@ -132,7 +136,7 @@
   // The start platform (the one nearest START_Y) is made normal and central.
   Core.prototype.makePlatform = function (k, y) {
     const rng = this.levelRng;
-    let x = rngInt(rng, SHAFT_L, SHAFT_R - PLAT_W);
+    let x = rngInt(rng, SHAFT_L + WALL_GAP, SHAFT_R - WALL_GAP - PLAT_W);
     const d = Math.min(1, k / DEEP_AT);
     let r = rngNext(rng);
     let type = TYPES[TYPES.length - 1];

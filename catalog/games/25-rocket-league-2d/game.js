@@ -62,7 +62,11 @@
   const CPU_DELAY_TICKS = 15;      // the CPU sees the ball as it was 0.25 s ago
   const CPU_GOAL_SIDE = 60;        // it heads 60 px goal-side (right) of the ball
   const CPU_JUMP_RANGE = 100;
-  const CPU_BACKOFF = 220;         // wrong-side: keep this far behind the ball
+  const CPU_BACKOFF = 220;
+  const CPU_HOLD_X = 1000;          // it comes no further out than this while goal-side
+  const CPU_BLOCK_VX = 150;        // keeper's jump: only for a ball this fast toward its goal,
+  const CPU_BLOCK_S = 0.2;         // ... due this soon (s, as it was seen),
+  const CPU_BLOCK_RISE = 160;      // ... at most this far above the car's centre         // wrong-side: keep this far behind the ball
 
   const KICKOFF_TICKS = 48;        // 0.8 s freeze after a goal and at the start
   const PLAYER_START_X = 320;
@@ -230,12 +234,27 @@
         dir = 1;
       }
     } else {
-      const gap = seen.x + CPU_GOAL_SIDE - car.x;
+      // It holds its line in front of its goal while the ball is far off, so a
+      // ball knocked straight ahead from the kickoff meets it there.
+      const gap = Math.max(seen.x + CPU_GOAL_SIDE, CPU_HOLD_X) - car.x;
       dir = Math.abs(gap) < 6 ? 0 : Math.sign(gap);
       const above = car.y - seen.y;
       if (car.onGround && seen.vy > 0 && Math.abs(seen.x - car.x) < CPU_JUMP_RANGE && above > 40 && above < 220) {
         car.vy = JUMP_VY;
         car.onGround = false;
+      }
+      // Keeper's jump: a ball flying at it toward its goal, at a height a jump
+      // reaches and due within CPU_BLOCK_S, is met in the air. A straight
+      // drive into the kickoff ball lofts it just over the car's roof, so this
+      // is what makes a shot need aim (a higher loft, or a ball off the wall).
+      const ahead = car.x - seen.x;
+      if (car.onGround && seen.vx > CPU_BLOCK_VX && ahead > 0) {
+        const t = ahead / seen.vx;
+        const rise = car.y - (seen.y + seen.vy * t + 0.5 * GRAVITY * t * t);
+        if (t < CPU_BLOCK_S && rise > CAR_H / 2 && rise < CPU_BLOCK_RISE) {
+          car.vy = JUMP_VY;
+          car.onGround = false;
+        }
       }
     }
     if (dir) car.facing = dir;

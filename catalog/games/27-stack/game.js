@@ -28,10 +28,13 @@
   const PERFECT = 15; // |offset| <= 15 snaps exactly onto the tower
   const REGROW_EVERY = 4; // this many perfects in a row ...
   const REGROW = 10; // ... regrow the slab by this much along the drop axis
-  // A new slab starts where it reaches the tower's centre START_TICKS later
-  // (two 0.2 s steps), give or take a seeded START_JITTER units: one step
-  // moves it 120 units, so only a drop on the right step lands well.
-  const START_TICKS = 24;
+  // A new slab starts where it reaches the tower's centre one, two or three
+  // 0.2 s steps (START_STEP_TICKS each) later, drawn per slab from the seed,
+  // give or take a seeded START_JITTER units: one step moves it 120 units, so
+  // only a drop on the right step lands well, and a fixed tapping rhythm
+  // (drop every k-th step) meets the centre on about a third of the slabs.
+  const START_STEP_TICKS = 12;
+  const START_STEPS = [1, 2, 3];
   const START_JITTER = 4;
   const SCORE_FOR_FULL_PROGRESS = 30; // hardest task target; progress is diagnostic
 
@@ -105,15 +108,34 @@
 
   function Core() {}
 
-  // The start offset of slab n: -START_TICKS * STEP plus a whole number of
-  // units within +-START_JITTER. Drawn in slab order from the level stream.
+  // Slab n's arrival: the ticks until it passes the tower's centre (its steps x
+  // START_STEP_TICKS) and a whole number of units within +-START_JITTER it is
+  // off the centre then. Drawn in slab order from the level stream.
   Core.prototype.startOffset = function (n) {
     while (this.starts.length < n) {
+      // never the previous slab's count again, so no fixed rhythm meets two in a row
+      const prev = this.starts.length ? this.starts[this.starts.length - 1].ticks / START_STEP_TICKS : 0;
+      const choices = START_STEPS.filter((n) => n !== prev);
+      const steps = choices[Math.floor(nextRandom(this.levelRng) * choices.length)];
       const jitter = Math.round((2 * nextRandom(this.levelRng) - 1) * START_JITTER);
-      this.starts.push(-START_TICKS * STEP + jitter);
+      this.starts.push({ ticks: steps * START_STEP_TICKS, jitter: jitter });
     }
     return this.starts[n - 1];
   };
+
+  // Where a slab must start to be `jitter` units off the centre, moving
+  // forward, `ticks` later: the slide run backwards, turning at +-reach, so a
+  // long wait starts it on its way out rather than beyond the turning point.
+  function rewind(ticks, jitter, reach) {
+    let o = jitter;
+    let d = 1;
+    for (let t = 0; t < ticks; t++) {
+      o -= d * STEP;
+      if (o < -reach) { o = -2 * reach - o; d = -d; }
+      else if (o > reach) { o = 2 * reach - o; d = -d; }
+    }
+    return { offset: o, dir: d };
+  }
 
   Core.prototype.top = function () {
     return this.tower[this.tower.length - 1];
@@ -123,8 +145,10 @@
   Core.prototype.spawn = function () {
     const n = this.tower.length; // the slab about to be placed is number n
     this.axis = axisOf(n);
-    this.offset = this.startOffset(n);
-    this.dir = 1;
+    const a = this.startOffset(n);
+    const start = rewind(a.ticks, a.jitter, this.reach());
+    this.offset = start.offset;
+    this.dir = start.dir;
   };
 
   // The sliding slab's box in units.
@@ -138,10 +162,11 @@
     };
   };
 
-  // The farthest the slab slides either way before turning back.
+  // The farthest the slab slides either way before turning back: a little
+  // beyond a full-size slab's edge whatever the slab's size, so a narrow slab
+  // spends most of its slide off the tower and a blind drop seldom lands.
   Core.prototype.reach = function () {
-    const t = this.top();
-    return (this.axis === "x" ? t.w : t.d) + MARGIN;
+    return SLAB + MARGIN;
   };
 
   // input = {drop: boolean}: true on the tick a Space press edge arrives. The
@@ -271,7 +296,7 @@
         attempts,
         deaths: this.outcome === "fail" ? 1 : 0,
       },
-      raw: { ticks: this.ticks, perfect_within: PERFECT, start_offsets: this.starts.slice(-3) },
+      raw: { ticks: this.ticks, perfect_within: PERFECT, start_ticks: this.starts.slice(-3).map((a) => a.ticks) },
     };
   };
 
