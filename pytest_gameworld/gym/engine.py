@@ -12,7 +12,8 @@ import asyncio
 import atexit
 import concurrent.futures
 import threading
-from typing import Any, Awaitable, TypeVar
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from ..browser.host import BrowserHost
 from ..browser.processes import kill_launched
@@ -33,7 +34,7 @@ class EngineTimeout(RuntimeError):
 class Engine:
     """A loop thread, Playwright and a BrowserHost, shared by the environments of one set of browser options."""
 
-    _shared: dict[tuple[Any, ...], "Engine"] = {}
+    _shared: dict[tuple[Any, ...], Engine] = {}
     _lock = threading.Lock()
 
     def __init__(self, options: BrowserOptions) -> None:
@@ -52,7 +53,7 @@ class Engine:
             raise
 
     @classmethod
-    def acquire(cls, options: BrowserOptions) -> "Engine":
+    def acquire(cls, options: BrowserOptions) -> Engine:
         """The engine of these browser options (started on first use), counted as used once more."""
         with cls._lock:
             engine = cls._shared.get(options.key())
@@ -76,11 +77,11 @@ class Engine:
         opening a game, its readiness gate and a reload make a few dozen of them in the worst case."""
         return 4 * self.options.page_timeout + 60.0
 
-    def run(self, coro: Awaitable[T], timeout_s: float | None = None, what: str = "a step") -> T:
+    def run(self, coro: Coroutine[Any, Any, T], timeout_s: float | None = None, what: str = "a step") -> T:
         """Run a coroutine on the engine's loop and wait for its result (bounded: EngineTimeout names it)."""
         if threading.current_thread() is self.thread:
             raise RuntimeError("an environment was called from inside its own engine's loop")
-        future = asyncio.run_coroutine_threadsafe(coro, self.loop)  # type: ignore[arg-type]
+        future = asyncio.run_coroutine_threadsafe(coro, self.loop)
         limit = self.bound_s if timeout_s is None else timeout_s
         try:
             return future.result(limit)

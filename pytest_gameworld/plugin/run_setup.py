@@ -6,18 +6,18 @@ from typing import Any
 
 import pytest
 
+from ..agents.providers.cache import ReplyCache
 from ..catalog.run_cases import Case
+from ..play.runner import RunConfig
 from ..records.comparability import run_facts
+from ..records.reply_cache import CacheFolder, cache_folder
 from ..records.sessions import new_attempt_dir
 from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLY_CACHE, SESSION_DIR, SETTINGS
-from ..agents.providers.cache import ReplyCache
-from ..play.runner import RunConfig
-from ..records.reply_cache import CacheFolder, cache_folder
 
 
 def case_of(item: pytest.Item) -> Any:
     """The benchmark case an item plays, or None for any other test."""
-    return getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+    return (spec := getattr(item, "callspec", None)) and spec.params.get("gw_case")
 
 
 def reply_cache(config: pytest.Config) -> ReplyCache | None:

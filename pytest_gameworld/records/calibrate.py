@@ -13,13 +13,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import baselines
-from .run_record import read_results
-from .run_record import versions
-from .jsonl import write_file
 from ..catalog.loader import load_catalog
+from . import baselines
+from .jsonl import write_file
+from .run_record import read_results, versions
 from .sessions import catalog_version, task_versions
-
 
 PROJECT_FILE = "gameworld-baselines.json"  # where an installed package's calibration goes: the user's project
 
@@ -87,7 +85,8 @@ def calibrate(cfg: CalibrateConfig) -> tuple[baselines.Baselines, float]:
         raise NothingPlayed(f"no run was played ({f'-k {cfg.select!r} selects no task, or ' if cfg.select else ''}"
                             f"the sessions did not start: see their output above); {cfg.target} is unchanged")
     made = {"command": "gameworld calibrate", "agents": list(cfg.agents),
-            "repeats": {a: repeats_for(a, cfg.repeat) for a in cfg.agents}, "seed": cfg.seed, "select": cfg.select, "workers": cfg.workers, "wall_s": round(wall, 1),
+            "repeats": {a: repeats_for(a, cfg.repeat) for a in cfg.agents}, "seed": cfg.seed, "select": cfg.select,
+            "workers": cfg.workers, "wall_s": round(wall, 1),
             "at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "versions": versions()}
     current = task_versions(load_catalog(cfg.catalog))
     fresh = baselines.compute(played, version, made, current)

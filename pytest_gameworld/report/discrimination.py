@@ -3,8 +3,8 @@ oracle@0.5, whether PG rises along the ladder, and the floor, flat and inverted-
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from ..records.baselines import LADDER, Baselines, Rate
 

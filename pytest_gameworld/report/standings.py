@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ..records.baselines import is_floor
 from .aggregate import summary_key

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gameworld.records import baselines
-from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.catalog.native import default_catalog_dir
+from pytest_gameworld.records import baselines
 from pytest_gameworld.records.sessions import catalog_version, task_versions
 
 
