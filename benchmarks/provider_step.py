@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from floor import floor_on_fresh_page, pct, resets_after  # benchmarks/floor.py, beside this script
 from playwright.async_api import async_playwright
 
 from pytest_gameworld.agents import AgentReply, Observation, RunContext
@@ -33,6 +32,8 @@ from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.endpoint.process import spawn_endpoint
 from pytest_gameworld.play.actions import Action
 from pytest_gameworld.play.runner import RunConfig, play
+
+from floor import floor_on_fresh_page, pct, resets_after  # benchmarks/floor.py, beside this script
 
 PROTOCOL = {"openai": "openai", "openai-compatible": "openai", "anthropic": "anthropic", "gemini": "gemini"}
 

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from floor import floor_on_fresh_page, make_plan, pct, resets_after  # benchmarks/floor.py, beside this script
 from playwright.async_api import async_playwright
 
 from pytest_gameworld.agents import AgentReply, Observation, RunContext
@@ -30,6 +29,8 @@ from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.play.runner import RunConfig, play
 from pytest_gameworld.play.semantic import parse_semantic
+
+from floor import floor_on_fresh_page, make_plan, pct, resets_after  # benchmarks/floor.py, beside this script
 
 
 class PixelAgent:
