@@ -20,14 +20,14 @@ from typing import Any
 
 from playwright.async_api import async_playwright
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents import AgentReply, Observation, RunContext
-from pytest_gameworld.catalog.loader import load_catalog
-from pytest_gameworld.play.runner import RunConfig, play
 from pytest_gameworld.browser.game_origin import GameFiles
-from pytest_gameworld.browser.remote import connect_browser
 from pytest_gameworld.browser.launch import find_browser, launch_browser
+from pytest_gameworld.browser.remote import connect_browser
 from pytest_gameworld.browser.sandbox import GameSession
+from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.play.actions import Proposal
+from pytest_gameworld.play.runner import RunConfig, play
 from pytest_gameworld.play.semantic import parse_semantic
 
 from floor import floor_on_fresh_page, make_plan, pct, resets_after  # benchmarks/floor.py, beside this script

@@ -27,12 +27,11 @@ from datetime import datetime
 from pathlib import Path
 
 from playwright.async_api import async_playwright
+from provider_step import run_spec  # benchmarks/provider_step.py, beside this script
 
 from pytest_gameworld.browser.launch import find_browser, launch_browser
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.endpoint.process import spawn_endpoint
-
-from provider_step import run_spec  # benchmarks/provider_step.py, beside this script
 
 ORIGINAL_PORT = "8088"  # the original's Qwen3-VL profile names this endpoint; it has no setting for it
 RUN_LIMIT_S = 600

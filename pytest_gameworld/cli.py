@@ -9,6 +9,7 @@ import os
 import re
 import sys
 from pathlib import Path
+
 from .play import golden_command
 
 USAGE_ERROR = 4  # pytest's exit status for a usage error: a mistake found before anything is played
@@ -43,8 +44,8 @@ def _validate(args: argparse.Namespace) -> int:
 
 def _assets(args: argparse.Namespace) -> int:
     """Record the internet assets of a catalog's pages into a folder --gw-assets serves offline."""
-    from .catalog.specs import CatalogError
     from .catalog.loader import load_catalog
+    from .catalog.specs import CatalogError
     from .play.assets_record import record_assets
 
     try:
@@ -111,8 +112,8 @@ def _merge(args: argparse.Namespace) -> int:
     """Shard sessions into one: refuse incomparable runs, report duplicates and gaps, print the table."""
     from .records.merge import Source, merge, refusal, write_merged
     from .report.aggregate import format_table
-    from .report.outcome import outcome
     from .report.gate import GateConfig
+    from .report.outcome import outcome
 
     try:
         sources = [Source.load(Path(p)) for p in args.sessions]
@@ -148,9 +149,9 @@ def _merge(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     from .catalog.keywords import KeywordError, compile_keywords
-    from .catalog.specs import CatalogError
-    from .catalog.loader import load_catalog
     from .catalog.listing import catalog_rows, filter_problem
+    from .catalog.loader import load_catalog
+    from .catalog.specs import CatalogError
 
     try:
         compile_keywords(args.keywords)
@@ -176,8 +177,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _snapshot(args: argparse.Namespace) -> int:
-    from .catalog.specs import CatalogError
     from .catalog.loader import load_catalog
+    from .catalog.specs import CatalogError
     from .play.snapshot import snapshot
 
     try:
@@ -195,11 +196,11 @@ def _snapshot(args: argparse.Namespace) -> int:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from .catalog.keywords import KeywordError, compile_keywords
+    from .catalog.native import default_catalog_dir
+    from .catalog.specs import CatalogError
     from .records.baselines import FILE_NAME, LADDER
     from .records.calibrate import CalibrateConfig, NothingPlayed, calibrate, default_target
     from .report.discrimination import floors, separation, summarize
-    from .catalog.specs import CatalogError
-    from .catalog.native import default_catalog_dir
 
     named = args.agents is not None
     agents = tuple(a.strip() for a in (args.agents or ",".join(LADDER)).split(",") if a.strip())
@@ -226,7 +227,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     target = args.out or default_target(catalog, args.catalog is not None, Path(__file__).parent, Path.cwd())
     if args.restamp:
         from .records.calibrate import restamp_command
-        return restamp_command(catalog, target, *args.restamp, select=args.select)
+        was, now = args.restamp
+        return restamp_command(catalog, target, was, now, select=args.select)
     cfg = CalibrateConfig(catalog, target, args.repeat, args.workers, args.select, args.seed, args.keep,
                           tuple(a for a in LADDER if a in agents), trivial)
     try:
@@ -288,7 +290,6 @@ def _dispatch(argv: list[str]) -> int:
         from .report.plan_command import plan_main
 
         return (cache_main if argv[0] == "cache" else plan_main)(argv[1:])
-    from .records.baselines import LADDER
 
     parser = argparse.ArgumentParser(prog="gameworld", description="The GameWorld benchmark for game agents.")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..play.actions import Action, Proposal, Validity
 from ..catalog.specs import GameSpec, ModelSpec, Role, TaskSpec
+from ..play.actions import Action, Proposal, Validity
 
 if TYPE_CHECKING:
-    from ..play.prompts import Prompt
     from ..browser.sandbox import GameSession
+    from ..play.prompts import Prompt
     from .providers.cache import CacheNote, ReplyCache
 
 
@@ -24,7 +24,7 @@ class Usage:
     output_tokens: int = 0
     cached_tokens: int = 0
 
-    def add(self, other: "Usage") -> None:
+    def add(self, other: Usage) -> None:
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
         self.cached_tokens += other.cached_tokens
@@ -43,10 +43,10 @@ class RunContext:
     role: Role
     model: ModelSpec
     seed: int
-    prompt: "Prompt"
-    session: "GameSession"
+    prompt: Prompt
+    session: GameSession
     realtime: bool = False  # --gw-rt: the clock also advances by the agent's thinking time
-    cache: "ReplyCache | None" = None  # --gw-cache: provider replies looked up before they are asked for
+    cache: ReplyCache | None = None  # --gw-cache: provider replies looked up before they are asked for
 
 
 @dataclass
@@ -78,7 +78,7 @@ class AgentReply:
     action: Action | None = None
     validity: Validity | None = None
     latency_ms: int | None = None
-    cache: "CacheNote | None" = None  # --gw-cache: whether the reply came from the cache (its original's tokens)
+    cache: CacheNote | None = None  # --gw-cache: whether the reply came from the cache (its original's tokens)
 
 
 class Agent(Protocol):

@@ -8,10 +8,10 @@ import string
 from pathlib import Path
 from typing import Any
 
-from ..play.actions import Action, Proposal
 from ..catalog.specs import Control
-from .base import AgentError, AgentReply, Observation, RunContext
+from ..play.actions import Action, Proposal
 from ..records.jsonl import read_jsonl
+from .base import AgentError, AgentReply, Observation, RunContext
 
 
 class _Builtin:

@@ -6,8 +6,8 @@ from typing import Any
 
 from ..catalog.specs import CatalogError, ModelSpec
 from .base import Agent, AgentReply, Observation, RunContext
-from .trivial import ConstAgent, ConstKeyAgent
 from .builtin import NoopAgent, OracleAgent, RandomAgent, RandomCuaAgent, ReplayAgent, SkillAgent
+from .trivial import ConstAgent, ConstKeyAgent
 
 
 class SimulatedLatency:

@@ -61,7 +61,7 @@ class Console:
     def __init__(self, port: int = 0, window: bool = True, browser: str | None = None) -> None:
         self._cond = threading.Condition()
         self._view: dict[str, Any] = {"version": 0}
-        self.inputs: "queue.Queue[Input]" = queue.Queue(MAX_PENDING)
+        self.inputs: queue.Queue[Input] = queue.Queue(MAX_PENDING)
         self.closed_page = False
         self.busy = False  # one role at a time holds the page (two-role games take turns)
         self.server = _server(port, _handler(self))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..play.actions import Proposal
 from ..catalog.specs import CatalogError, Control, GameSpec, ModelSpec, Role
+from ..play.actions import Proposal
 from .base import AgentReply, Observation
 from .builtin import _Builtin
 

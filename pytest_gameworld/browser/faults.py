@@ -1,6 +1,22 @@
-"""The browser side's faults: what goes wrong outside the game's rules (the run is not scored)."""
+"""The browser side's faults: what goes wrong outside the game's rules (the run is not scored), and the time
+bound that turns a call that does not answer into one."""
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+async def bounded(call: Awaitable[T], timeout_s: float, on_timeout: Callable[[], BaseException]) -> T:
+    """Await a call for at most timeout_s seconds; past that, raise what on_timeout() returns (every call into a
+    page, its context or its clock is bounded this way)."""
+    try:
+        return await asyncio.wait_for(call, timeout_s)
+    except asyncio.TimeoutError:
+        raise on_timeout() from None
 
 
 class HarnessError(RuntimeError):

@@ -8,8 +8,12 @@ one gets a fresh browser) and closed once its last run has released its page.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from ..catalog.specs import GameSpec
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright
 from .faults import BrowserGone, HarnessError
 from .game_origin import GameFiles
 from .launch import find_browser, launch_browser
@@ -18,8 +22,6 @@ from .remote import BrowserUnreachable, connect_browser, pick_endpoint
 from .remote_assets import AssetStore
 from .sandbox import GameSession, PageLimits
 from .seal_proxy import reaches_harness
-from ..catalog.specs import GameSpec
-
 
 # Games opening at once on one host. Opening (a context, the page's load, its readiness gate) is the heavy part
 # of a run's start: 32 runs starting together would load 32 pages at once and, on a busy machine, each would
@@ -30,17 +32,23 @@ OPENS_AT_ONCE = 4
 class HostSettings(Protocol):
     """What a host needs of the session's settings (plugin/options.py Settings has it all)."""
 
-    browser_endpoints: list[str]
-    browser_path: str | None
-    headed: bool
-    page_timeout: float
-    max_state_bytes: int
+    # Read-only properties: the gym engine passes a frozen dataclass (gym/options.py BrowserOptions).
+    @property
+    def browser_endpoints(self) -> list[str]: ...
+    @property
+    def browser_path(self) -> str | None: ...
+    @property
+    def headed(self) -> bool: ...
+    @property
+    def page_timeout(self) -> float: ...
+    @property
+    def max_state_bytes(self) -> int: ...
 
 
 class _Browser:
     """A browser and what the host knows of it: the runs on it, whether it takes new ones, its processes."""
 
-    def __init__(self, handle: Any, groups: set[int]) -> None:
+    def __init__(self, handle: Browser, groups: set[int]) -> None:
         self.handle = handle
         self.groups = groups  # the process groups of a browser launched here (killed if it hangs)
         self.users = 0
@@ -53,7 +61,7 @@ class _Browser:
 class BrowserHost:
     """The process's browser, launched here or on a browser server; renewed after a crash so the session goes on."""
 
-    def __init__(self, playwright: Any, settings: HostSettings, worker_id: str | None = None) -> None:
+    def __init__(self, playwright: Playwright, settings: HostSettings, worker_id: str | None = None) -> None:
         self.playwright = playwright
         self.settings = settings
         self.endpoint = pick_endpoint(settings.browser_endpoints, worker_id)
@@ -68,7 +76,7 @@ class BrowserHost:
         self._opening = asyncio.Semaphore(OPENS_AT_ONCE)
 
     @property
-    def browser(self) -> Any:
+    def browser(self) -> Browser | None:
         """The browser new runs open on (None before the first run or after a close)."""
         return self._current.handle if self._current is not None else None
 
@@ -77,7 +85,7 @@ class BrowserHost:
         """The process groups of the browser new runs open on (empty for a remote one, or before the first)."""
         return set(self._current.groups) if self._current is not None else set()
 
-    async def get(self) -> Any:
+    async def get(self) -> Browser:
         return (await self._take()).handle
 
     async def _take(self) -> _Browser:

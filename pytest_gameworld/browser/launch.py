@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .faults import BrowserNotFound, HarnessError
 from .network_seal import SEAL_FLAGS
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright
 
 # Every browser context opens a window, and every window of this Chromium built the omnibox's suggestion popup as
 # a WebUI page in a renderer of its own: ~0.6 s of CPU at the start of each run, which no game needs
@@ -51,7 +54,7 @@ def find_browser(explicit: str | None) -> str | None:
     return None
 
 
-async def launch_browser(playwright: Any, executable: str | None, headed: bool = False) -> Any:
+async def launch_browser(playwright: Playwright, executable: str | None, headed: bool = False) -> Browser:
     """Launch Chromium with the sandbox flags; a missing browser is one clear error."""
     try:
         return await playwright.chromium.launch(executable_path=executable, headless=not headed, args=CHROMIUM_FLAGS)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 # WebRTC may not send UDP except through a proxy (there is none), so no STUN/ICE packet leaves.
 SEAL_FLAGS = [
@@ -72,7 +73,7 @@ SEAL_SCRIPT = """
     }
   }).observe(document, {childList: true, subtree: true, attributes: true, attributeFilter: ['rel', 'href']});
 })();
-""" % {"binding": BINDING}
+""" % {"binding": BINDING}  # noqa: UP031 (str.format would need every brace of the script doubled)
 
 
 async def seal(context: Any, page: Any, blocked: list[str], dialogs: list[str]) -> None:

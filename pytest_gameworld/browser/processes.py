@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 PROC = Path("/proc")
 # The process groups of the browsers this process launched and has not closed yet (see launched()).

@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .faults import HarnessError
 from .launch import CHROMIUM_FLAGS
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, Playwright
 
 CONNECT_TIMEOUT_S = 15.0
 # A server that is restarting gets a few chances before the endpoint counts as gone.
@@ -41,8 +44,8 @@ def launch_options(executable: str | None, headed: bool) -> dict[str, Any]:
     return options
 
 
-async def connect_browser(playwright: Any, endpoint: str, executable: str | None = None,
-                          headed: bool = False) -> Any:
+async def connect_browser(playwright: Playwright, endpoint: str, executable: str | None = None,
+                          headed: bool = False) -> Browser:
     """Connect to a Playwright browser server (`playwright run-server`); BrowserUnreachable when it is gone."""
     header = {"x-playwright-launch-options": json.dumps(launch_options(executable, headed))}
     last = ""

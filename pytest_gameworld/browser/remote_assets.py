@@ -69,7 +69,7 @@ class AssetStore:
     replies: dict[str, AssetReply]
 
     @classmethod
-    def load(cls, path: Path) -> "AssetStore":
+    def load(cls, path: Path) -> AssetStore:
         """A folder of `gameworld assets record` or a HAR file."""
         path = Path(path)
         if path.is_dir():

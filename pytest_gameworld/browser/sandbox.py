@@ -7,21 +7,24 @@ import base64
 import functools
 import json
 import time
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
-from ..play.actions import Action
 from ..catalog.specs import GameSpec
-from .game_origin import GameFiles
-from .faults import BrowserGone, HarnessError, PageUnresponsive
-from .network_seal import CONTEXT_OPTIONS, seal
-from .seal_proxy import SealProxy, proxy_option
-from .page_seed import page_seed_script
-from .page_scripts import (ADVANCE, CALL_POLL, CALL_START, CANVAS_WATCH, OBSERVE, REPLACED, SKIP_DRAWING, STATUS,
-                           navigated)
-from .remote_assets import HOW_TO_SUPPLY
 from ..catalog.upstream import append_url_suffix
+from ..play.actions import Action
+from .faults import BrowserGone, HarnessError, PageUnresponsive, bounded
+from .game_origin import GameFiles
+from .network_seal import CONTEXT_OPTIONS, seal
+from .page_scripts import ADVANCE, CALL_POLL, CALL_START, CANVAS_WATCH, OBSERVE, REPLACED, SKIP_DRAWING, STATUS, navigated
+from .page_seed import page_seed_script
+from .remote_assets import HOW_TO_SUPPLY
+from .seal_proxy import SealProxy, proxy_option
+
+if TYPE_CHECKING:  # Playwright's types only: the module imports it nowhere else
+    from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Route
 
 # A fixed virtual epoch (seconds) so Date.now() is part of the deterministic state.
 CLOCK_EPOCH_S = 1_700_000_000
@@ -57,22 +60,14 @@ class PageLimits:
 T = TypeVar("T")
 
 
-async def bounded(call: Awaitable[T], timeout_s: float, on_timeout: Any) -> T:
-    """Await a call for at most timeout_s seconds; past that, raise what on_timeout() returns."""
-    try:
-        return await asyncio.wait_for(call, timeout_s)
-    except asyncio.TimeoutError:
-        raise on_timeout() from None
-
-
 @dataclass
 class GameSession:
     """One game in a fresh browser context and page, its clock paused, driven by real input."""
 
     game: GameSpec
-    page: Any
-    context: Any
-    cdp: Any
+    page: Page
+    context: BrowserContext
+    cdp: CDPSession
     blocked: list[str] = field(default_factory=list)
     # Blocked files a page displays (ASSET_TYPES): --gw-assets can supply them; other blocked requests are leaks.
     wanted_assets: set[str] = field(default_factory=set)
@@ -94,9 +89,9 @@ class GameSession:
     assets: Any = None
 
     @classmethod
-    async def open(cls, browser: Any, files: GameFiles, game: GameSpec, seed: int,
+    async def open(cls, browser: Browser, files: GameFiles, game: GameSpec, seed: int,
                    url_suffix: str | None = None, limits: PageLimits | None = None,
-                   local_proxy: bool = True, *, assets: Any = None, trace: Any = None) -> "GameSession":
+                   local_proxy: bool = True, *, assets: Any = None, trace: Any = None) -> GameSession:
         """A fresh page of the game; a task's URL suffix (levels, options) is appended as upstream does.
         local_proxy: the browser can reach this host's loopback (seal_proxy.reaches_harness); ``assets``
         answers the page's requests to internet hosts (none: they are refused and named); ``trace``
@@ -111,18 +106,18 @@ class GameSession:
             return BrowserGone(f"{game.id}: could not open a browser context: no answer within "
                                f"{limits.timeout_s:g} s")
 
+        options: dict[str, Any] = {**({} if recording else {"proxy": proxy_option(proxy)}), **CONTEXT_OPTIONS}
         try:
             context = await bounded(browser.new_context(viewport={"width": vp.width, "height": vp.height},
-                                                        device_scale_factor=1,
-                                                        **({} if recording else {"proxy": proxy_option(proxy)}),
-                                                        **CONTEXT_OPTIONS), limits.timeout_s, gone)
+                                                        device_scale_factor=1, **options), limits.timeout_s, gone)
         except Exception as exc:  # a browser that died (or whose server went away) since the last run
             if proxy is not None:
                 await proxy.close()
             if isinstance(exc, BrowserGone):
                 raise
             raise BrowserGone(f"{game.id}: could not open a browser context: {str(exc).splitlines()[0]}") from exc
-        session = cls(game, None, context, None, blocked=blocked, limits=limits, proxy=proxy, assets=assets)
+        # page and cdp: set just below, before any use
+        session = cls(game, None, context, None, blocked=blocked, limits=limits, proxy=proxy, assets=assets)  # type: ignore[arg-type]
         if trace is not None:
             await trace.start(context)  # bounded, never raises: the load below is in the trace
         try:
@@ -154,7 +149,7 @@ class GameSession:
         # raises them, so they land in its record instead of failing the fixture with no record.
         return session
 
-    async def _route(self, files: GameFiles, route: Any) -> None:
+    async def _route(self, files: GameFiles, route: Route) -> None:
         url = route.request.url
         if files.owns(url):
             await files.fulfil(route)
@@ -208,8 +203,7 @@ class GameSession:
                                                       "return document.fonts.ready.then(() => true); }"),
                                    FONTS_MAX_WALL_S)
         except asyncio.TimeoutError:
-            raise HarnessError(f"{self.game.id}: the page's web fonts did not load within {FONTS_MAX_WALL_S:g} s") \
-                from None
+            raise HarnessError(f"{self.game.id}: the page's web fonts did not load within {FONTS_MAX_WALL_S:g} s") from None
 
     async def eval(self, expression: str, arg: Any = None, what: str = "a page call") -> Any:
         return await self._guarded(what, self.page.evaluate(expression, arg), "page call")
@@ -243,8 +237,7 @@ class GameSession:
             raise HarnessError(f"{self.game.id}: the page navigated away during gameAPI.init") from None
         return await self.wait_ready(fmt)
 
-    async def reset_observed(self, options: dict[str, Any] | None,
-                             fmt: str | None) -> tuple[dict[str, Any], bytes | None]:
+    async def reset_observed(self, options: dict[str, Any] | None, fmt: str | None) -> tuple[dict[str, Any], bytes | None]:
         """gameAPI.reset, then the readiness gate; a page that reloads itself or cannot reset is reloaded
         and initialised again. How it happened is appended to ``resets``."""
         try:
@@ -455,18 +448,18 @@ class GameSession:
             # (e.g. "é") is inserted as text instead of failing the run.
             await self._call("input", kb.type(a.text))
         elif a.kind in ("click", "right_click"):
-            await self._call("input", mouse.click(a.x, a.y, button=a.button))
+            await self._call("input", mouse.click(*a.at(), button=a.button))
         elif a.kind == "click_hold":
-            await self._call("input", mouse.move(a.x, a.y))
+            await self._call("input", mouse.move(*a.at()))
             await self._call("input", mouse.down(button=a.button))
         elif a.kind == "drag":
-            await self._call("input", mouse.move(a.x, a.y))
+            await self._call("input", mouse.move(*a.at()))
             await self._call("input", mouse.down(button=a.button))
-            await self._call("input", mouse.move(a.to_x, a.to_y, steps=8))
+            await self._call("input", mouse.move(*a.to(), steps=8))
         elif a.kind in ("mouse_move", "scroll"):
-            await self._call("input", mouse.move(a.x, a.y))
+            await self._call("input", mouse.move(*a.at()))
             if a.to_x is not None:  # a look: from (x, y) on to (to_x, to_y)
-                await self._call("input", mouse.move(a.to_x, a.to_y))
+                await self._call("input", mouse.move(*a.to()))
             if a.kind == "scroll":
                 await self._call("input", mouse.wheel(a.dx, a.dy))
         # wait: nothing starts, only time passes

@@ -26,9 +26,9 @@ class SealProxy:
     def __init__(self, files: GameFiles, blocked: list[str]) -> None:
         self.files = files
         self.blocked = blocked
-        self._server: asyncio.AbstractServer | None = None
+        self._server: asyncio.Server | None = None
 
-    async def start(self) -> "SealProxy":
+    async def start(self) -> SealProxy:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, limit=MAX_HEAD_BYTES)
         return self
 

@@ -10,7 +10,7 @@ an item's names and marks; so `-k "wordle or minesweeper"` selects the same game
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 Matcher = Callable[[Iterable[str]], bool]
 _Test = Callable[[list[str]], bool]  # a parsed part, over a row's lower-cased names

@@ -9,7 +9,8 @@ selection and seed give the same sample, and a larger N keeps the smaller one's 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 SampleKey = tuple[str, int]  # task id, repeat
 

@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from .providers import ApiName, ProviderName
 
-
 GENRES = ("arcade", "platformer", "puzzle", "runner", "simulation")
 BINDING_ACTIONS = (
     "wait", "press_key", "press_keys", "click", "right_click", "click_hold",
@@ -37,8 +36,8 @@ class _Strict(BaseModel):
 
 
 class Viewport(_Strict):
-    width: int = Field(1280, ge=64, le=4096)
-    height: int = Field(720, ge=64, le=4096)
+    width: int = Field(default=1280, ge=64, le=4096)
+    height: int = Field(default=720, ge=64, le=4096)
 
 
 class Binding(_Strict):
@@ -71,7 +70,7 @@ class Control(_Strict):
     cell_bindings: dict[str, tuple[int, int]] | None = None
 
     @model_validator(mode="after")
-    def _cells_need_an_arg(self) -> "Control":
+    def _cells_need_an_arg(self) -> Control:
         if self.cell_bindings is not None and "cell" not in self.args:
             raise ValueError("cell_bindings needs an argument named 'cell' in args")
         return self
@@ -130,7 +129,7 @@ class GameSpec(_Strict):
     hidden: list[Annotated[str, Field(pattern=_STATE_PATH)]] = []
 
     @model_validator(mode="after")
-    def _nothing_hidden_observable(self) -> "GameSpec":
+    def _nothing_hidden_observable(self) -> GameSpec:
         for seen in self.observable:
             for secret in self.hidden:
                 if overlaps(seen, secret):
@@ -193,7 +192,7 @@ class TaskSpec(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _target_above_start(self) -> "TaskSpec":
+    def _target_above_start(self) -> TaskSpec:
         if not self.target > self.start:
             raise ValueError(f"target ({self.target}) must be greater than start ({self.start})")
         return self
@@ -262,7 +261,7 @@ class ModelSpec(_Strict):
     path: Path | None = Field(default=None, exclude=True)
 
     @model_validator(mode="after")
-    def _builtin_or_provider(self) -> "ModelSpec":
+    def _builtin_or_provider(self) -> ModelSpec:
         if (self.builtin is None) == (self.provider is None):
             raise ValueError("exactly one of 'builtin' and 'provider' must be set")
         if self.provider is not None and (self.api is None or self.model is None):

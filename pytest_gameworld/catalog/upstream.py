@@ -10,13 +10,13 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .specs import ArgSpec, CatalogError, Control, GameSpec, TaskSpec
 from .contents import Catalog
-from .yaml_files import read_yaml, describe_validation_error
 from .native import default_catalog_dir, load_models
+from .specs import ArgSpec, CatalogError, Control, GameSpec, TaskSpec
 from .upstream_fields import unmapped_game_fields, unmapped_task_fields
 from .upstream_models import load_upstream_models
 from .upstream_prompt_source import PROMPTS_DIR, prompt_source_warnings
+from .yaml_files import describe_validation_error, read_yaml
 
 ORIGIN = "upstream"
 PAGE_DIR = Path("games") / "benchmark"
@@ -67,7 +67,7 @@ class _Where:
     def __init__(self, file: Path, field: str = "") -> None:
         self.file, self.field = file, field
 
-    def at(self, name: str | int) -> "_Where":
+    def at(self, name: str | int) -> _Where:
         part = f"[{name}]" if isinstance(name, int) else (f".{name}" if self.field else name)
         return _Where(self.file, f"{self.field}{part}")
 

@@ -29,7 +29,7 @@ def action_list_header(checkout: Path) -> tuple[str, ...] | None:
             for node in ast.walk(fn):
                 if isinstance(node, ast.Assign) and isinstance(node.value, ast.List) and node.value.elts and all(
                         isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts):
-                    return tuple(e.value for e in node.value.elts)
+                    return tuple(e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
     return None
 
 

@@ -6,8 +6,9 @@ import hashlib
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from ..catalog.providers import WIRE_PROTOCOLS
@@ -82,7 +83,10 @@ class App:
             match = _GEMINI_METHOD.match(path)
             if method == "POST" and match:
                 model = unquote(match["model"])
-                parse: Callable[[dict[str, Any]], PolicyInput] = lambda b: gemini_generate.parse(b, model)
+
+                def parse(b: dict[str, Any]) -> PolicyInput:
+                    return gemini_generate.parse(b, model)
+
                 if match["method"] == "generateContent":
                     return self._generate(body, parse, lambda r, i, u, b: gemini_generate.render(r, i, u))
                 if match["method"] == "countTokens":

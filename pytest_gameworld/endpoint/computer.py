@@ -8,8 +8,9 @@ A scripted entry may also carry verbatim per-protocol overrides under ``openai``
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ..catalog.providers import WIRE_PROTOCOLS
 

@@ -6,7 +6,7 @@ import hashlib
 import itertools
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from .computer import ComputerAction
 
@@ -81,10 +81,10 @@ class ToolCall:
     """A function call in a reply; ``arguments`` as a dict, or a raw string sent verbatim."""
 
     name: str
-    arguments: Union[dict[str, Any], str]
+    arguments: dict[str, Any] | str
 
 
-ReplyItem = Union[ToolCall, ComputerAction]
+ReplyItem = ToolCall | ComputerAction
 
 
 @dataclass

@@ -8,9 +8,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 # Generous: a loaded machine may need a few seconds; a normal start takes a fraction of one.
 START_TIMEOUT_S = 20.0

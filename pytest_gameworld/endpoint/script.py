@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from .computer import ComputerAction, parse_action
 from .core import Fault, Usage
@@ -25,7 +25,7 @@ class CallTemplate:
     """A scripted function call; ``arguments`` None means "fill from the declared schema"."""
 
     name: str
-    arguments: Union[dict[str, Any], str, None]
+    arguments: dict[str, Any] | str | None
 
 
 @dataclass
@@ -36,7 +36,7 @@ class ScriptEntry:
     fault: Fault | None = None
     text: str | None = None
     reasoning: str | None = None
-    calls: list[Union[CallTemplate, ComputerAction]] = field(default_factory=list)
+    calls: list[CallTemplate | ComputerAction] = field(default_factory=list)
     usage: Usage | None = None
 
     @property
@@ -77,7 +77,7 @@ def load_script(path: str | Path) -> Script:
 def _yaml(text: str, file: Path) -> Any:
     """Parse YAML, importing PyYAML only when a script needs it (keeps startup fast)."""
     try:
-        import yaml  # type: ignore[import-untyped]  # noqa: PLC0415
+        import yaml  # noqa: PLC0415
     except ImportError as exc:  # pragma: no cover - PyYAML ships with the project
         raise ScriptError(f"{file}: YAML scripts need PyYAML") from exc
     try:
@@ -129,7 +129,7 @@ def _entry(raw: Any, where: str) -> ScriptEntry:
     return entry
 
 
-def _call(raw: Any, where: str) -> Union[CallTemplate, ComputerAction]:
+def _call(raw: Any, where: str) -> CallTemplate | ComputerAction:
     """``{name, arguments}`` or ``{computer: {...}}``."""
     if not isinstance(raw, dict):
         raise ScriptError(f"{where}: a call is a mapping, got {raw!r}")

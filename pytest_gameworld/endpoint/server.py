@@ -90,7 +90,7 @@ class EndpointServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, address: tuple[str, int], app: App, request_log: RequestLog, verbose: bool = False,
-                 latency: "Latency | None" = None) -> None:
+                 latency: Latency | None = None) -> None:
         self.app = app
         self.request_log = request_log
         self.verbose = verbose

@@ -76,7 +76,7 @@ def _qwen_declared(block: str, display: tuple[int, int]) -> TextOffer:
         fn = tool.get("function", tool) if isinstance(tool, dict) else None
         if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
             continue
-        schema = fn.get("parameters") if isinstance(fn.get("parameters"), dict) else {"type": "object"}
+        schema = given if isinstance(given := fn.get("parameters"), dict) else {"type": "object"}
         if fn["name"] == "computer_use":
             offer.computer = _qwen_computer(fn, schema, display)
         else:
@@ -88,7 +88,7 @@ def _qwen_computer(fn: dict[str, Any], schema: dict[str, Any], display: tuple[in
     """The computer_use function as a computer: its screen size, the verbs it lists, the keys it names."""
     screen = _SCREEN.search(str(fn.get("description") or ""))
     width, height = (int(screen.group(1)), int(screen.group(2))) if screen else display
-    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    props = given if isinstance(given := schema.get("properties"), dict) else {}
     verbs = set(props.get("action", {}).get("enum") or ())
     key_text = str(props.get("key", {}).get("description") or "")
     keys = tuple(canonical_key(k) for k in _QUOTED.findall(key_text))

@@ -13,7 +13,8 @@ import asyncio
 import atexit
 import concurrent.futures
 import threading
-from typing import Any, Coroutine, TypeVar
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 from ..browser.host import BrowserHost
 from ..browser.processes import kill_launched
@@ -31,7 +32,7 @@ class EngineTimeout(RuntimeError):
 class Engine:
     """A loop thread, Playwright and a BrowserHost, shared by the environments of one set of browser options."""
 
-    _shared: dict[tuple[Any, ...], "Engine"] = {}
+    _shared: dict[tuple[Any, ...], Engine] = {}
     _lock = threading.Lock()
 
     def __init__(self, options: BrowserOptions) -> None:
@@ -47,7 +48,7 @@ class Engine:
             raise
 
     @classmethod
-    def acquire(cls, options: BrowserOptions) -> "Engine":
+    def acquire(cls, options: BrowserOptions) -> Engine:
         """The engine of these browser options (started on first use), counted as used once more."""
         with cls._lock:
             engine = cls._shared.get(options.key())

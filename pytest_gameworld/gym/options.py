@@ -61,7 +61,7 @@ class EnvOptions:
     def from_kwargs(cls, task: str, browser_path: str | None = None, browser_endpoint: str | list[str] | None = None,
                     headed: bool = False, page_timeout: float = 30.0, max_state_bytes: int = 1_000_000,
                     catalog: str | Path | None = None, assets: str | Path | None = None,
-                    **rest: Any) -> "EnvOptions":
+                    **rest: Any) -> EnvOptions:
         """The options from ``gymnasium.make``'s keyword arguments (browser ones flat, paths as str or Path)."""
         endpoints = [browser_endpoint] if isinstance(browser_endpoint, str) else list(browser_endpoint or [])
         browser = BrowserOptions(browser_path, endpoints, headed, page_timeout, max_state_bytes)

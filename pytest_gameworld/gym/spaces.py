@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import itertools
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -117,8 +118,7 @@ def cua_proposal(action: Any, keys: list[str]) -> Proposal:
         raise ValueError(f"a computer-use action is a mapping, not {type(action).__name__}")
     name = action.get("kind", action.get("action"))
     if isinstance(name, str) or name is None:
-        args = {k: v for k, v in action.items() if k not in ("kind", "action")}
-        return Proposal(name, args)
+        return Proposal(name, {k: v for k, v in action.items() if k not in ("kind", "action")})
     index = _int(name)
     if not 0 <= index < len(CUA_KINDS):
         raise ValueError(f"kind {index} is outside Discrete({len(CUA_KINDS)})")

@@ -9,7 +9,8 @@ computes its frames the others' input and state reads are in flight. Autoreset a
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium.utils import seeding
@@ -47,7 +48,8 @@ class GameWorldVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._rngs = [seeding.np_random()[0] for _ in range(num_envs)]
-        self._obs = create_empty_array(self.single_observation_space, num_envs)
+        # The batch's type follows the observation space (an array, or a dict of them for both).
+        self._obs: Any = create_empty_array(self.single_observation_space, num_envs)
         self._latest: list[Any] = [None] * num_envs  # each sub-environment's last observation
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
 

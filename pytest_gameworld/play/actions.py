@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ..catalog.specs import CuaControls, Viewport
 from .output_limits import MAX_TEXT_CHARS, OutOfBounds, check_name, check_value, finite_number, loads_arguments, shown
@@ -33,7 +33,8 @@ _KEY_ALIASES = {
     "quote": "'", "apostrophe": "'", "semicolon": ";", "backslash": "\\", "bracketleft": "[", "bracketright": "]",
     "minus": "-", "equal": "=",
 }
-MOUSE_BUTTONS = ("left", "right", "middle")
+MouseButton = Literal["left", "right", "middle"]
+MOUSE_BUTTONS: tuple[MouseButton, ...] = ("left", "right", "middle")
 
 
 def normalize_key(name: str) -> str:
@@ -77,7 +78,19 @@ class Action:
     dx: int = 0
     dy: int = 0
     text: str = ""
-    button: str = "left"
+    button: MouseButton = "left"
+
+    def at(self) -> tuple[int, int]:
+        """The point a pointer action starts at (the parser gives every pointer kind one)."""
+        if self.x is None or self.y is None:
+            raise ValueError(f"a {self.kind} action has no point")
+        return self.x, self.y
+
+    def to(self) -> tuple[int, int]:
+        """The point a drag or a look ends at."""
+        if self.to_x is None or self.to_y is None:
+            raise ValueError(f"a {self.kind} action has no end point")
+        return self.to_x, self.to_y
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -100,7 +113,7 @@ class Proposal:
     refused: bool = False
 
     @classmethod
-    def from_raw(cls, name: str | None, raw_args: Any) -> "Proposal":
+    def from_raw(cls, name: str | None, raw_args: Any) -> Proposal:
         """Build from a name and arguments that may be a JSON string."""
         if raw_args is None or raw_args == "":
             return cls(name, {})
@@ -244,7 +257,7 @@ def build_action(kind: str, args: dict[str, Any], default_ms: int) -> Action:
     return Action(kind, duration, x=x, y=y, button=button)
 
 
-def _button(kind: str, args: dict[str, Any]) -> str:
+def _button(kind: str, args: dict[str, Any]) -> MouseButton:
     """The mouse button a click, hold or drag uses: right for right_click, else its ``button`` argument."""
     if kind == "right_click":
         return "right"
@@ -254,7 +267,7 @@ def _button(kind: str, args: dict[str, Any]) -> str:
     button = raw.strip().lower() if isinstance(raw, str) else raw
     if button not in MOUSE_BUTTONS:
         raise Illegal(f"button must be one of {', '.join(MOUSE_BUTTONS)}, got {shown(raw)}")
-    return button
+    return cast(MouseButton, button)  # one of MOUSE_BUTTONS, checked above
 
 
 def check_legal(action: Action, cua: CuaControls, viewport: Viewport, typed_keys: bool = True) -> None:

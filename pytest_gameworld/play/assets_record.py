@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..browser.game_origin import GameFiles
-from ..browser.remote_assets import Recorded, write_folder
 from ..browser.faults import HarnessError
+from ..browser.game_origin import GameFiles
 from ..browser.launch import CHROMIUM_FLAGS, find_browser
+from ..browser.remote_assets import Recorded, write_folder
 from ..browser.sandbox import GameSession
 from ..catalog.contents import Catalog
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, TypeVar
+from typing import TypeVar
 
 # What one more run in flight costs: a browser context with its game page (~80-90 MB of renderer measured by
 # benchmarks/throughput.py), its trajectory writer and agent, with a margin.

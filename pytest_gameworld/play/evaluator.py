@@ -59,7 +59,7 @@ def end_rule_hit(task: TaskSpec, state: dict[str, Any]) -> bool:
     if task.end is None:
         return False
     try:
-        return read_path(state, task.end.field) == task.end.equals
+        return bool(read_path(state, task.end.field) == task.end.equals)
     except KeyError:
         return False
 

@@ -14,9 +14,10 @@ import asyncio
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..agents.builtin import random_args
 from ..browser.game_origin import GameFiles
@@ -55,7 +56,7 @@ class Golden:
             h.update(state.encode() + b"\0" + frame.encode() + b"\0")
         return h.hexdigest()[:16]
 
-    def first_difference(self, other: "Golden") -> str | None:
+    def first_difference(self, other: Golden) -> str | None:
         """Where two goldens of a task part: the first step whose state or frame differs; None when equal."""
         if self.error or other.error:
             return self.error or other.error

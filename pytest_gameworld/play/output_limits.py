@@ -111,4 +111,4 @@ def finite_number(value: Any, what: str, limit: float = MAX_MAGNITUDE) -> float:
         raise OutOfBounds(f"{what} is not a finite number: {value!r}")
     if abs(value) > limit:
         raise OutOfBounds(f"{what} is out of range: {shown(value)} (at most {limit:g} from 0)")
-    return value
+    return float(value)

@@ -48,7 +48,8 @@ def coordinate_space(model: ModelSpec, game: GameSpec) -> str:
         return "a 0-1000 grid over the screenshot (0,0 is the top-left corner, 1000,1000 the bottom-right)"
     if model.screenshot_width and model.screenshot_width != vp.width:
         h = round(vp.height * model.screenshot_width / vp.width)
-        return f"pixels of the {model.screenshot_width}x{h} screenshot you see (x from 0 to {model.screenshot_width - 1}, y from 0 to {h - 1})"
+        return (f"pixels of the {model.screenshot_width}x{h} screenshot you see "
+                f"(x from 0 to {model.screenshot_width - 1}, y from 0 to {h - 1})")
     return f"screenshot pixels (x from 0 to {vp.width - 1}, y from 0 to {vp.height - 1})"
 
 

@@ -7,25 +7,26 @@ import datetime as dt
 import os
 import threading
 import time
+from collections.abc import Awaitable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Mapping
+from typing import IO, Any
 
-from ..records import jsonl
-from .actions import Verdict
 from ..agents.base import Agent, AgentError, AgentReply, Observation, RunContext
 from ..agents.factory import make_agent
+from ..browser.faults import HarnessError, PageUnresponsive
+from ..browser.sandbox import GameSession
 from ..catalog.specs import STANDARD_OBS, GameSpec, ModelSpec, TaskSpec
+from ..records import jsonl
+from ..records.frames import frame_name, kept_width, write_frame
+from ..records.jsonl import append_jsonl
+from ..records.run_record import RunRecord, cost_usd
+from ..records.shared_values import SharedValues
+from .actions import Verdict
 from .evaluator import Evaluator, ScoreError, StepEval, read_path
 from .prompt_sections import episode_ended_line, state_text
 from .prompts import render_prompt
-from ..records.run_record import RunRecord, cost_usd
-from ..records.frames import frame_name, kept_width, write_frame
-from ..records.shared_values import SharedValues
-from ..records.jsonl import append_jsonl
-from ..browser.faults import HarnessError, PageUnresponsive
-from ..browser.sandbox import GameSession
 from .semantic import classify
 from .start_check import solved_at_start
 from .tally import Tally
@@ -99,8 +100,12 @@ class Trajectory:
     def __init__(self, run_dir: Path) -> None:
         self.run_dir = run_dir
         self.path = run_dir / "steps.jsonl"
-        self._fh = jsonl.written(self.path, lambda: (run_dir.mkdir(parents=True, exist_ok=True),
-                                                     self.path.open("w", encoding="utf-8"))[1])
+
+        def open_steps() -> IO[str]:
+            run_dir.mkdir(parents=True, exist_ok=True)
+            return self.path.open("w", encoding="utf-8")
+
+        self._fh = jsonl.written(self.path, open_steps)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="gw-trajectory", initializer=yield_cpu)
         self._pending: list[Future[None]] = []
         self._shared = SharedValues()

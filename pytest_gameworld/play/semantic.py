@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-import math
-
+from ..catalog.specs import ArgSpec, Control, CuaControls, Parsing, Role, Viewport
 from .actions import (
-    Action, Illegal, Proposal, Verdict, build_action, check_legal, no_call, noop, out_of_bounds, parse_cua,
+    Action,
+    Illegal,
+    Proposal,
+    Verdict,
+    build_action,
+    check_legal,
+    no_call,
+    noop,
+    out_of_bounds,
+    parse_cua,
 )
-from ..catalog.specs import ArgSpec, Control, Parsing, Role, Viewport
 from .output_limits import shown
 
 _NAME_KEYS = ("action", "tool_name", "tool_id", "name")
@@ -95,7 +103,7 @@ def parse_semantic(call: Proposal, role: Role, viewport: Viewport, default_ms: i
     return Verdict("valid", action, control=control.id)
 
 
-def _binding_rights(role: Role, action: Action):  # noqa: ANN202
+def _binding_rights(role: Role, action: Action) -> CuaControls:
     """A registered binding may use its own keys; only the viewport bound applies to its points."""
     return role.cua.model_copy(update={"clicks": True, "keys": list(action.keys) + list(action.text)})
 

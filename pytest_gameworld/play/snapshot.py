@@ -6,12 +6,12 @@ import tempfile
 from pathlib import Path
 
 from ..agents import make_agent
-from ..catalog.contents import Catalog
-from ..catalog.specs import TaskSpec
-from .runner import RunConfig, play
 from ..browser.game_origin import GameFiles
 from ..browser.launch import find_browser, launch_browser
 from ..browser.sandbox import GameSession
+from ..catalog.contents import Catalog
+from ..catalog.specs import TaskSpec
+from .runner import RunConfig, play
 
 
 def pick_task(catalog: Catalog, game_id: str, task_id: str | None) -> TaskSpec:

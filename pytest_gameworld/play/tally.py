@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .actions import Verdict
 from ..agents.base import AgentReply, Usage
+from .actions import Verdict
 
 
 @dataclass

@@ -17,6 +17,7 @@ from ..catalog.specs import Control, GameSpec, ModelSpec, Role, TaskSpec
 from ..catalog.upstream_prompt_source import FALLBACK_HEADER, TEMPLATE_BY_INTERFACE, action_list_header
 from .prompt_sections import SECTIONS, Content, Prompt, split_sections
 
+
 @lru_cache(maxsize=8)
 def _environment(templates_dir: str) -> jinja2.Environment:
     # The original's settings: blocks trim their newline, and the result is stripped.

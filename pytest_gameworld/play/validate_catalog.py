@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from ..browser.faults import HarnessError
+from ..browser.game_origin import GameFiles
+from ..browser.launch import find_browser, launch_browser
+from ..browser.remote_assets import AssetStore
+from ..browser.sandbox import GameSession
 from ..catalog.contents import Catalog
-from ..catalog.specs import CatalogError, GameSpec, TaskSpec
 from ..catalog.loader import load_catalog
+from ..catalog.specs import CatalogError, GameSpec, TaskSpec
 from .evaluator import ScoreError, read_number
 from .start_check import solved_at_start
-from ..browser.game_origin import GameFiles
-from ..browser.remote_assets import AssetStore
-from ..browser.faults import HarnessError
-from ..browser.launch import find_browser, launch_browser
-from ..browser.sandbox import GameSession
-
 
 Progress = Callable[[str], None]
 

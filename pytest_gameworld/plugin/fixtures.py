@@ -3,28 +3,28 @@
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
 
 from ..agents import Agent, make_agent
-from ..catalog.run_cases import Case
+from ..browser.game_origin import GameFiles
+from ..browser.host import BrowserHost
+from ..browser.remote import BrowserUnreachable
+from ..browser.remote_assets import AssetStore
+from ..browser.sandbox import GameSession
 from ..catalog.contents import Catalog
 from ..catalog.loader import load_catalog
+from ..catalog.run_cases import Case
 from ..play.runner import RunConfig, seat_agents
-from ..browser.game_origin import GameFiles
-from ..browser.remote import BrowserUnreachable
-from ..browser.host import BrowserHost
-from ..browser.sandbox import GameSession
-from .options import Settings
-from .tracing import RunTrace
-from ..browser.remote_assets import AssetStore
 from . import hold_back
+from .options import Settings
 from .run_engine import RunEngine, chosen_concurrency, process_count
 from .run_setup import run_config
 from .stash import ASSETS, CASES, CATALOG, ENGINE, SESSION_DIR, SETTINGS
+from .tracing import RunTrace
 
 
 @pytest.fixture(scope="session")

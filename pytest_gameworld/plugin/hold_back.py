@@ -10,9 +10,9 @@ from ..catalog.run_cases import Case
 from ..records.circuit_breaker import tripped
 from ..records.jsonl import append_jsonl
 from ..records.run_record import read_results
-from .run_records import unplayed_record
 from .options import Settings
 from .run_engine import RunEngine
+from .run_records import unplayed_record
 from .stash import INVOCATION, SESSION_DIR, SETTINGS
 
 NOT_PLAYED = "not played"  # the first words of a held-back item's failure

@@ -10,39 +10,69 @@ from typing import Any
 
 import pytest
 
-from . import benchmark, crashes, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
-from ..report import live_progress
 from ..agents.providers.cache import sampling_notices
 from ..agents.trivial import trivial_problem
+from ..browser.remote_assets import AssetStore
+from ..catalog.loader import load_catalog
 from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.sampling import outside_sample
 from ..catalog.specs import GENRES, CatalogError
-from ..catalog.loader import load_catalog
-from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
-    gw_agent, gw_agents, gw_assets, gw_browser, gw_case, gw_catalog, gw_engine, gw_files, gw_game, gw_run_config,
-    gw_session_dir, gw_settings, gw_trace,
+from ..records.jsonl import RecordWriteError
+from ..records.redact import redact
+from ..records.run_record import RunKey
+from ..records.sessions import (
+    case_key,
+    catalog_version,
+    planned_runs,
+    read_plan,
+    read_session,
+    reuse_problem,
+    scored_keys,
+    set_aside_damaged_plan,
+    write_named_models,
+    write_plan,
 )
-from .run_engine import RUN_DIR, RunEngine
-from .xdist_hooks import XdistHooks
-from .run_setup import case_of
-from .fault_report import fault_text, is_fault
+from ..records.shards import build_plan, plan_run
+from ..report import live_progress
 from ..report.aggregate import whole_percent
 from ..report.gate import GateConfig
 from ..report.outcome import Outcome, build_gate
-from ..records.sessions import (
-    case_key, catalog_version, new_session_name, planned_runs, read_plan, read_session, resolve_session,
-    reuse_problem, scored_keys, set_aside_damaged_plan, write_named_models, write_plan,
+from . import benchmark, crashes, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
+from .fault_report import fault_text, is_fault
+from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
+    gw_agent,
+    gw_agents,
+    gw_assets,
+    gw_browser,
+    gw_case,
+    gw_catalog,
+    gw_engine,
+    gw_files,
+    gw_game,
+    gw_run_config,
+    gw_session_dir,
+    gw_settings,
+    gw_trace,
 )
-from ..records.jsonl import RecordWriteError
 from .options import Settings, add_options, given_options
 from .redaction import install_log_redaction, redact_report
-from ..records.redact import redact
-from ..records.shards import build_plan, plan_run
-from ..browser.remote_assets import AssetStore
+from .run_engine import RUN_DIR, RunEngine
+from .run_setup import case_of, session_dir_for
 from .stash import (
-    ASSETS, CASES, CATALOG, CATALOG_VERSION, COMPARABILITY, ENGINE, INVOCATION, NOTES, REPLAY, SCORED_BEFORE,
-    SESSION_DIR, SETTINGS,
+    ASSETS,
+    CASES,
+    CATALOG,
+    CATALOG_VERSION,
+    COMPARABILITY,
+    ENGINE,
+    INVOCATION,
+    NOTES,
+    REPLAY,
+    SCORED_BEFORE,
+    SESSION_DIR,
+    SETTINGS,
 )
+from .xdist_hooks import XdistHooks
 
 NO_MODEL = ("no model to benchmark: name one with --gw-model NAME, gw_model = NAME in the ini file, "
             "or the GW_MODEL environment variable")
@@ -135,12 +165,12 @@ def pytest_configure(config: pytest.Config) -> None:
     if worker is not None:
         config.stash[SESSION_DIR] = Path(worker["gw_session_dir"])
         config.stash[CATALOG_VERSION] = worker["gw_catalog_version"]
-        config.stash[SCORED_BEFORE] = {tuple(k): v for k, v in worker["gw_scored_before"]}
+        config.stash[SCORED_BEFORE] = {RunKey(*k): v for k, v in worker["gw_scored_before"]}
         config.stash[INVOCATION], config.stash[COMPARABILITY] = worker["gw_invocation"], worker["gw_comparability"]
         if worker["gw_replay"] is not None:
             config.stash[REPLAY] = set(worker["gw_replay"])
         return
-    session_dir = _session_dir(config, settings).resolve()
+    session_dir = session_dir_for(config, settings).resolve()
     version = catalog_version(catalog.root)
     budgets = {t.id: settings.max_steps or t.max_steps for t in catalog.tasks}
     problem = reuse_problem(session_dir, version, budgets)
@@ -175,26 +205,6 @@ def pytest_configure(config: pytest.Config) -> None:
         from . import html_report
 
         config.pluginmanager.register(html_report.HtmlHooks(config), "gameworld-html")
-
-
-def _session_dir(config: pytest.Config, settings: Settings) -> Path:
-    """--gw-resume's session, --lf continuing the latest one, --gw-session, or a new timestamp."""
-    if settings.resume:
-        if settings.session and settings.session != settings.resume:
-            raise pytest.UsageError(f"--gw-resume {settings.resume} and --gw-session {settings.session} "
-                                    "name different sessions; give one")
-        try:
-            return resolve_session(settings.results, settings.resume)
-        except ValueError as exc:
-            raise pytest.UsageError(str(exc)) from None
-    if settings.session:
-        return settings.results / settings.session
-    if config.getoption("lf", False):
-        try:
-            return resolve_session(settings.results, "latest")
-        except ValueError:
-            pass  # nothing to continue: a new session
-    return settings.results / new_session_name()
 
 
 def _preflight(models: list[Any]) -> None:
@@ -284,7 +294,7 @@ def _rename(item: pytest.Item, nodeid: str) -> None:
     try:
         from _pytest.nodeid import NodeId
 
-        item._id = NodeId.parse(nodeid)  # type: ignore[attr-defined]
+        item._id = NodeId.parse(nodeid)
     except ImportError:  # pytest < 9 keeps the id as a string
         item._nodeid = nodeid  # type: ignore[attr-defined]
 
@@ -348,8 +358,9 @@ class _Planner:
         if not self.inert and not hasattr(config, "workerinput"):
             _check_selection(config, self.gate, [c for c in map(case_of, items) if c is not None])
         if not self.inert:
-            write_failures.before_any_run(lambda: (write_plan(config.stash[SESSION_DIR], plan), write_named_models(
-                config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values())))
+            write_failures.before_any_run(lambda: write_plan(config.stash[SESSION_DIR], plan))
+            write_failures.before_any_run(lambda: write_named_models(
+                config.stash[SESSION_DIR], {c.model.name: c.model for c in config.stash[CASES]}.values()))
 
 
 
@@ -430,7 +441,7 @@ def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -
 def _is_benchmark(report: Any) -> bool:
     """A report of a benchmark item: its location still names the packaged test function."""
     location = getattr(report, "location", None)
-    return bool(location) and str(location[2]).startswith(benchmark.test_gameworld.__name__ + "[")
+    return bool(location and str(location[2]).startswith(benchmark.test_gameworld.__name__ + "["))
 
 
 class _Controller:

@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 
 from ..records.run_record import MixedRunsError
-from ..report.aggregate import aggregate, table_cells, whole_percent
 from ..records.sessions import read_session
+from ..report.aggregate import aggregate, table_cells, whole_percent
+from ..report.run_viewer import PAGE_NAME, VIEWER_NAME
 from .stash import SESSION_DIR
 from .write_failures import note_unwritten
-from ..report.run_viewer import PAGE_NAME, VIEWER_NAME
-
 
 # Whole rows take their outcome's colour (:has() is in every current browser); the label says it in words too.
 STYLE = """<style>

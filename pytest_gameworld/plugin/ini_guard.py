@@ -18,8 +18,9 @@ from __future__ import annotations
 import copy
 import os
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .options import OPTIONS
 

@@ -201,7 +201,7 @@ class Settings:
     baselines: Path | None = None
 
     @classmethod
-    def from_config(cls, config: Any) -> "Settings":
+    def from_config(cls, config: Any) -> Settings:
         raw = {name: _get(config, name, kind) for name, kind, _, _ in OPTIONS}
         for name in MINIMA.keys() - {"max-drop"}:  # max-drop is text until read below
             check_minimum(name, raw[name])

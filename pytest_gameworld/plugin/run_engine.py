@@ -14,8 +14,9 @@ import asyncio
 import concurrent.futures
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 

@@ -1,23 +1,25 @@
-"""What a benchmark item plays: its case, and the one place a run's RunConfig is made."""
+"""What a benchmark item plays: its case, the one place a run's RunConfig is made, and the session folder."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ..catalog.run_cases import Case
-from ..records.comparability import run_facts
-from ..records.sessions import new_attempt_dir
-from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLY_CACHE, SESSION_DIR, SETTINGS
 from ..agents.providers.cache import ReplyCache
+from ..catalog.run_cases import Case
 from ..play.runner import RunConfig
+from ..records.comparability import run_facts
 from ..records.reply_cache import CacheFolder, cache_folder
+from ..records.sessions import new_attempt_dir, new_session_name, resolve_session
+from .options import Settings
+from .stash import CATALOG, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLY_CACHE, SESSION_DIR, SETTINGS
 
 
 def case_of(item: pytest.Item) -> Any:
     """The benchmark case an item plays, or None for any other test."""
-    return getattr(item, "callspec", None) and item.callspec.params.get("gw_case")
+    return (spec := getattr(item, "callspec", None)) and spec.params.get("gw_case")
 
 
 def reply_cache(config: pytest.Config) -> ReplyCache | None:
@@ -51,3 +53,23 @@ def run_config(config: pytest.Config, case: Case) -> RunConfig:
         cache=reply_cache(config) if case.model.provider else None,
         comparability=run_facts(config.stash.get(COMPARABILITY, {}), case.model.name),
     )
+
+
+def session_dir_for(config: pytest.Config, settings: Settings) -> Path:
+    """--gw-resume's session, --lf continuing the latest one, --gw-session, or a new timestamp."""
+    if settings.resume:
+        if settings.session and settings.session != settings.resume:
+            raise pytest.UsageError(f"--gw-resume {settings.resume} and --gw-session {settings.session} "
+                                    "name different sessions; give one")
+        try:
+            return resolve_session(settings.results, settings.resume)
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
+    if settings.session:
+        return settings.results / settings.session
+    if config.getoption("lf", False):
+        try:
+            return resolve_session(settings.results, "latest")
+        except ValueError:
+            pass  # nothing to continue: a new session
+    return settings.results / new_session_name()

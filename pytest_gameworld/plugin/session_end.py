@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from ..records.circuit_breaker import tripped
+from ..records.jsonl import RecordWriteError, write_file
 from ..records.run_record import NOT_PLAYED, read_results
 from ..records.sessions import PLAN, point_latest, read_session_files
 from ..report.aggregate import format_table
 from ..report.gate import GateConfig, format_comparison, missing_item
 from ..report.outcome import NEVER_STARTED, Outcome, session_outcome
-from ..records.jsonl import RecordWriteError, write_file
 from .stash import CATALOG, INVOCATION, NOTES, SESSION_DIR, SETTINGS
 from .write_failures import keep_going, summary_lines
 
@@ -135,7 +135,7 @@ def _results_page(session_dir: Path, catalog_root: Path, failed: list[str], base
     except Exception as exc:  # noqa: BLE001
         import warnings
 
-        warnings.warn(f"GameWorld: the results page was not written: {type(exc).__name__}: {exc}")
+        warnings.warn(f"GameWorld: the results page was not written: {type(exc).__name__}: {exc}", stacklevel=1)
         return None
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import atexit
 import signal
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..browser.processes import kill_launched
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,8 @@ from ..browser.faults import BrowserNotFound
 from ..browser.launch import find_browser
 from ..catalog.run_cases import Case, game_marks
 from ..catalog.specs import STANDARD_OBS, GameSpec, ModelSpec
-from ..records.baselines import BaselinesError, load as load_baselines
+from ..records.baselines import BaselinesError
+from ..records.baselines import load as load_baselines
 from ..report.gate import GateConfig, scope_problem
 from .options import Settings
 from .stash import CASES

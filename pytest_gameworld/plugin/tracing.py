@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..browser.sandbox import bounded
+from ..browser.faults import bounded
 from ..report.run_viewer import TRACE_NAME
 
 

@@ -10,8 +10,9 @@ missing and --lf or --gw-resume plays them again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 

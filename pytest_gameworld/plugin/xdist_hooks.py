@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from . import startup_checks
 from ..report.gate import GateConfig
+from . import startup_checks
 from .run_engine import chosen_concurrency
 from .stash import CASES, CATALOG_VERSION, COMPARABILITY, INVOCATION, REPLAY, SCORED_BEFORE, SESSION_DIR, SETTINGS
 

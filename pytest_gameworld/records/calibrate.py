@@ -13,17 +13,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import baselines
-from .run_record import read_results
-from .run_record import versions
-from .jsonl import write_file
 from ..agents.trivial import trivial_set
 from ..catalog.keywords import compile_keywords
 from ..catalog.loader import load_catalog
 from ..catalog.run_cases import game_mark
 from ..report.discrimination import baselines_json
+from . import baselines
+from .jsonl import write_file
+from .run_record import read_results, versions
 from .sessions import catalog_version, task_versions
-
 
 PROJECT_FILE = "gameworld-baselines.json"  # where an installed package's calibration goes: the user's project
 

@@ -8,7 +8,8 @@ count: an outage in an earlier pass (the one `--lf` or `--gw-resume` now replays
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .run_record import ERROR, NOT_PLAYED
 

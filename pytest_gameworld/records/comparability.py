@@ -7,7 +7,8 @@ shown beside the published rows, and gets no normalized score against baselines 
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..catalog.specs import STANDARD_OBS

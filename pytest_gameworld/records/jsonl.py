@@ -7,9 +7,10 @@ import fcntl
 import json
 import math
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .redact import active, redact
 
@@ -63,7 +64,7 @@ class RecordWriteError(OSError):
         self.path = Path(path)
 
     @classmethod
-    def of(cls, path: Path, exc: OSError) -> "RecordWriteError":
+    def of(cls, path: Path, exc: OSError) -> RecordWriteError:
         return cls(path, exc.errno or 0, exc.strerror or str(exc))
 
     def __reduce__(self) -> Any:  # pickled as it was made (OSError's own pickling would call __init__ otherwise)

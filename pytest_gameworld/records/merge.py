@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .jsonl import dumps
 from ..catalog.specs import STANDARD_OBS
+from .jsonl import dumps
 from .run_record import OK, RunKey, read_results
 from .sessions import PLAN, new_attempt_dir, read_plan
 from .shards import deal, plan_id, run_order
@@ -34,7 +34,7 @@ class Source:
         return self.path.name
 
     @classmethod
-    def load(cls, path: Path) -> "Source":
+    def load(cls, path: Path) -> Source:
         if not (path / "results.jsonl").is_file():
             raise ValueError(f"{path}: not a session folder (no results.jsonl)")
         lines = read_results(path / "results.jsonl")
@@ -115,7 +115,7 @@ def merge(sources: list[Source]) -> Merged:
     planned: dict[Any, tuple[dict[str, Any], dict[str, Any]]] = {}
     for src in sources:
         for run in (src.plan or {}).get("runs", []):
-            planned.setdefault(RunKey.of(run), (run, src.plan))
+            planned.setdefault(RunKey.of(run), (run, src.plan or {}))
     seen_shards = {tuple(s.plan["shard"]) for s in sources if s.plan and s.plan.get("shard")}
     split = next((_shards_of(s.plan) for s in sources if s.plan and s.plan.get("shard")), {})
     for key, (run, plan) in sorted(planned.items(), key=lambda kv: run_order(kv[1][0])):

@@ -14,9 +14,9 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 CACHE_DIR = ".cache"  # beside the session folders in the results folder
 ENTRIES = "replies"

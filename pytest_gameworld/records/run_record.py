@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import platform
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Iterable, Literal, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 
 from pydantic import Field, TypeAdapter, ValidationError
 
@@ -31,7 +32,7 @@ PROPERTY_KEYS = (
 )
 
 
-def cost_usd(model: ModelSpec, usage: "Usage") -> float:
+def cost_usd(model: ModelSpec, usage: Usage) -> float:
     """Price of a usage at the spec's per-million-token prices (cached input billed as cached)."""
     p = model.price_per_mtok
     if p is None:  # unknown price: counted as nothing here, written as None (records and steps say priced=False)
@@ -63,6 +64,8 @@ class RunStatus(str, Enum):
 
     def __str__(self) -> str:  # f-strings and str() give the value on every Python version
         return self.value
+
+    __hash__ = str.__hash__  # a member and its value are one dict key (Enum hashes by name on some versions)
 
 
 OK, ERROR, INTERRUPTED, NOT_PLAYED = RunStatus.OK, RunStatus.ERROR, RunStatus.INTERRUPTED, RunStatus.NOT_PLAYED
@@ -136,15 +139,15 @@ class RunRecord:
     @classmethod
     def begin(cls, *, item: str, task: TaskSpec, game: GameSpec, model: ModelSpec, role: str, seed: int,
               repeat: int, protocol: str, max_steps: int, catalog_version: str, session: str, trajectory: str,
-              now: str, obs: str = STANDARD_OBS) -> "RunRecord":
+              now: str, obs: str = STANDARD_OBS) -> RunRecord:
         return cls(item=item, task=task.id, game=game.id, genre=game.genre, level=game.level, model=model.name,
                    interface=model.interface, protocol=protocol, role=role, seed=seed, repeat=repeat,
                    started_at=now, max_steps=max_steps, catalog_version=catalog_version, session=session,
                    trajectory=trajectory, score_start=task.start, score_target=task.target, versions=versions(),
                    priced=model.price_per_mtok is not None, obs=obs, parsing=model.parsing)
 
-    def _measure(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str,
-                 per_role: dict[str, "Tally"] | None) -> None:
+    def _measure(self, ev: Evaluator, steps: int, tally: Tally, elapsed_s: float, now: str,
+                 per_role: dict[str, Tally] | None) -> None:
         self.roles = {name: {"valid": t.valid, "ntc": t.ntc, "oos": t.oos, "extra_calls": t.extra_calls}
                       for name, t in (per_role or {}).items()}
         self.success, self.progress = ev.success, round(ev.progress, 6)
@@ -162,19 +165,19 @@ class RunRecord:
         self.cache_cost_usd = round(tally.cache_cost, 6) if self.priced else None
         self.finished_at = now
 
-    def finish(self, ev: "Evaluator", stop: str | None, steps: int, tally: "Tally", elapsed_s: float,
-               now: str, per_role: dict[str, "Tally"] | None = None) -> None:
+    def finish(self, ev: Evaluator, stop: str | None, steps: int, tally: Tally, elapsed_s: float,
+               now: str, per_role: dict[str, Tally] | None = None) -> None:
         self._measure(ev, steps, tally, elapsed_s, now, per_role)
         self.status, self.stop_reason = OK, stop
 
-    def fail(self, exc: BaseException, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float,
-             now: str, per_role: dict[str, "Tally"] | None = None) -> None:
+    def fail(self, exc: BaseException, ev: Evaluator, steps: int, tally: Tally, elapsed_s: float,
+             now: str, per_role: dict[str, Tally] | None = None) -> None:
         self._measure(ev, steps, tally, elapsed_s, now, per_role)
         self.status, self.stop_reason = ERROR, "error"
         self.error = f"{type(exc).__name__}: {exc}"
 
-    def interrupt(self, ev: "Evaluator", steps: int, tally: "Tally", elapsed_s: float, now: str,
-                  per_role: dict[str, "Tally"] | None = None) -> None:
+    def interrupt(self, ev: Evaluator, steps: int, tally: Tally, elapsed_s: float, now: str,
+                  per_role: dict[str, Tally] | None = None) -> None:
         """Ctrl-C (or the loop cancelled under it) while the run was in flight: missing, with where it stopped."""
         self._measure(ev, steps, tally, elapsed_s, now, per_role)
         self.status, self.stop_reason = INTERRUPTED, "interrupted"
@@ -233,7 +236,7 @@ class RunKey(NamedTuple):
     obs: str  # observation mode
 
     @classmethod
-    def of(cls, rec: Mapping[str, Any]) -> "RunKey":
+    def of(cls, rec: Mapping[str, Any]) -> RunKey:
         """The identity a record (or a plan's run, or a trajectory's start line) names; older records without
         protocol or observation mode played the defaults."""
         return cls(rec["task"], rec["model"], int(rec.get("repeat", 0)), rec.get("protocol") or "paused",

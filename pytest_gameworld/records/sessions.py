@@ -6,22 +6,21 @@ import datetime as dt
 import hashlib
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
-from .baselines import FILE_NAME as BASELINES_FILE
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..catalog.run_cases import Case
 from ..catalog.specs import STANDARD_OBS, ModelSpec
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from .redact import redact
+from .baselines import FILE_NAME as BASELINES_FILE
 from .jsonl import Lines, line_of, strict_loads, write_file, written
+from .redact import redact
 from .run_record import OK, RunKey, read_results
 from .trajectories import partial_attempts, unscore_damaged
-
 
 LATEST = "latest"
 

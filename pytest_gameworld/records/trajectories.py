@@ -3,9 +3,10 @@ whole (readable lines, every step, its end line), and an attempt no record names
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .jsonl import read_lines
 from .run_record import ERROR, OK, RunKey

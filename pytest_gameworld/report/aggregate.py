@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ..catalog.specs import GENRES, STANDARD_OBS
 from ..records.run_record import RunView, latest_attempts, missing_line
@@ -82,11 +83,11 @@ class ModelSummary:
         return statistics.mean(srs), statistics.stdev(srs), statistics.mean(pgs), statistics.stdev(pgs)
 
 
-def summary_key(rec: dict[str, Any]) -> str:
+def summary_key(rec: Mapping[str, Any]) -> str:
     """Summaries are per model, protocol and observation mode: real-time runs never mix with paused ones,
     nor runs that saw the state as text with runs that saw only screenshots."""
     obs = rec.get("obs") or STANDARD_OBS
-    return rec["model"] + (" [rt]" if rec.get("protocol") == "realtime" else "") + \
+    return str(rec["model"]) + (" [rt]" if rec.get("protocol") == "realtime" else "") + \
         ("" if obs == STANDARD_OBS else f" [{obs}]")
 
 

@@ -8,9 +8,9 @@ chart shows is escaped. Each value also carries a <title>, which a browser shows
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Sequence
 
 PALETTE = ("#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb", "#000000")
 # Viridis at five stops, interpolated between: it reads in grey and for the colour-blind.
@@ -127,7 +127,10 @@ def grouped_bars(groups: Sequence[str], series: dict[str, Sequence[float | None]
     plot_h = 170.0
     width = left + group_w * len(groups) + right
     height = top + plot_h + bottom
-    y_of = lambda v: top + plot_h * (1 - min(100.0, max(0.0, v)) / 100)  # noqa: E731
+
+    def y_of(v: float) -> float:
+        return top + plot_h * (1 - min(100.0, max(0.0, v)) / 100)
+
     body = []
     for t in ticks(0, 100):
         y = y_of(t)
@@ -180,15 +183,23 @@ def step_chart(steps: Sequence[int], progress: Sequence[float], score: Sequence[
     x0, x1 = STEP_W * STEP_LEFT, STEP_W * STEP_RIGHT
     y0, y1 = STEP_H * STEP_TOP, STEP_H * STEP_BOTTOM
     xmax = float(max(1, steps[-1] if steps else 1))
-    x_of = lambda s: x0 + (x1 - x0) * min(xmax, max(0.0, float(s))) / xmax  # noqa: E731
-    p_of = lambda v: y1 - (y1 - y0) * (min(103.0, max(-3.0, v)) + 3) / 106  # noqa: E731  (axis -3..103)
+
+    def x_of(s: float) -> float:
+        return x0 + (x1 - x0) * min(xmax, max(0.0, float(s))) / xmax
+
+    def p_of(v: float) -> float:  # the progress axis runs from -3 to 103
+        return y1 - (y1 - y0) * (min(103.0, max(-3.0, v)) + 3) / 106
+
     known = [v for v in (_finite(s) for s in score) if v is not None]
     lo, hi = (min(known), max(known)) if known else (0.0, 1.0)
     if hi == lo:  # a flat score gets a readable axis, not ±0.05
         lo, hi = lo - 1, hi + 1
     pad = (hi - lo) * 0.05
     lo, hi = lo - pad, hi + pad
-    s_of = lambda v: y1 - (y1 - y0) * (v - lo) / (hi - lo)  # noqa: E731
+
+    def s_of(v: float) -> float:
+        return y1 - (y1 - y0) * (v - lo) / (hi - lo)
+
     body = [f'<rect x="{_n(x0)}" y="{_n(y0)}" width="{_n(x1 - x0)}" height="{_n(y1 - y0)}" fill="none" '
             f'stroke="#cccccc"/>']
     for t in ticks(0, xmax, 10, integer=True):

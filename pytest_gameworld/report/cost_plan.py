@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from ..agents.base import Usage
 from ..agents.providers.coords import downscaled_size, smart_resize
@@ -62,8 +62,8 @@ class SpecPlan:
     runs: int = 0
     steps: int = 0  # the step budgets summed (a run may end sooner)
     calls: int = 0  # model calls if every run uses its budget (a step of a two-role game is two calls)
-    budgets: Counter = field(default_factory=Counter)
-    sizes: Counter = field(default_factory=Counter)  # the sent pictures' sizes, per run
+    budgets: Counter[int] = field(default_factory=Counter)
+    sizes: Counter[tuple[int, int]] = field(default_factory=Counter)  # the sent pictures' sizes, per run
     tokens_in: int = 0
     tokens_out: int = 0
 

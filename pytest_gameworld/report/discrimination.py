@@ -4,8 +4,9 @@ of these definitions: baselines.json's floor, calibrate's output, docs/catalog.m
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ..records.baselines import LADDER, Baselines, Rate, Trivial, to_json, wilson
 

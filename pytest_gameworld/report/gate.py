@@ -7,12 +7,13 @@ import operator
 import random
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..catalog.specs import GENRES
-from .aggregate import align_columns
 from ..records.run_record import RunKey, played_differently
+from .aggregate import align_columns
 
 METRICS = ("sr", "pg", "iar")
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -230,6 +231,7 @@ def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed:
         if why is not None:
             left_out[why] = left_out.get(why, 0) + 1
             continue
+        assert other is not None  # a run without its baseline run has a why
         pairs.append((other, rec))
     out = Comparison(shared=len(pairs), notes=notes, left_out=sum(left_out.values()))
     out.notes += [f"{n} run(s) not compared: {why}" for why, n in left_out.items()]

@@ -209,7 +209,7 @@ setInterval(async () => {
     document.getElementById("stale").textContent = "not refreshed: " + e.message;
   }
 }, %d);
-</script>""" % (REFRESH_S * 1000)
+</script>""" % (REFRESH_S * 1000)  # noqa: UP031 (str.format would need every brace of the script doubled)
 
 
 def _page(title: str, body: str, refresh: bool) -> str:

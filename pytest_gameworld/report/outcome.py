@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from .gate import GateConfig, Verdict, evaluate, parse_gate
 from ..records.comparability import session_deviations
 from ..records.jsonl import Damage
 from ..records.run_record import NOT_PLAYED, MixedRunsError, RunKey, RunView, damaged_item, latest_attempts
 from ..records.sessions import SessionFiles, load_results, unrecorded_runs
 from .aggregate import ModelSummary, summarize
+from .gate import GateConfig, Verdict, evaluate, parse_gate
 
 # Why a run was held back (a not-played record's stop_reason), as the summary names it.
 HELD_BACK = {"circuit_breaker": "circuit breaker", "max_cost": "--gw-max-cost reached"}

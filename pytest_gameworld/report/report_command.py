@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..records.baselines import Baselines
@@ -25,12 +25,12 @@ def _separation_lines(name: str, records: list[dict], found: Baselines | None) -
 
 def report_main(args: argparse.Namespace) -> int:
     """Each session's table (or md/json/csv), its missing runs, and the gate's verdict when asked for."""
+    from ..records.sessions import read_session_files, session_folder
     from . import summary_formats
-    from .gate import comparison_rows, format_comparison
     from .aggregate import format_table, is_human
+    from .gate import comparison_rows, format_comparison
     from .outcome import build_gate, session_outcome
     from .results_page import published_human_lines, session_baselines
-    from ..records.sessions import read_session_files, session_folder
 
     try:
         gate = build_gate(args.gate, args.baseline, args.max_drop, args.max_drop_strict, args.allow_missing)
@@ -40,8 +40,10 @@ def report_main(args: argparse.Namespace) -> int:
         return 2
     several = len(sessions) > 1
     status, humans, standard = 0, False, True
-    table: dict = {}
-    out_json, out_csv, text = [], [], []
+    table: dict[str, Any] = {}
+    out_json: list[Any] = []
+    out_csv: list[Any] = []
+    text: list[str] = []
     md = args.format == "md"
 
     def note(*lines: str) -> None:  # --format md prints Markdown only: its notes are a list

@@ -5,29 +5,32 @@ from __future__ import annotations
 import datetime as dt
 import html
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from . import charts
-from ..records.baselines import (Baselines, BaselinesError, TaskRates, load as load_baselines, made_step_budget,
-                                 task_rates)
-from .discrimination import NONE, Separation, separation
 from ..catalog.specs import GENRES
+from ..records.baselines import Baselines, BaselinesError, TaskRates, made_step_budget, task_rates
+from ..records.baselines import load as load_baselines
+from ..records.comparability import normalization_problem, session_facts_of, step_budget
+from ..records.jsonl import Damage, write_file
+from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunKey, RunView
+from ..records.sessions import read_session, read_session_files
+from . import charts
+from .aggregate import NA, ModelSummary, is_human, summary_key, table_order, whole_percent
+from .discrimination import NONE, Separation, separation
 from .gate import GateConfig
 from .outcome import outcome
-from ..records.comparability import normalization_problem, session_facts_of, step_budget
-from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunKey, RunView
-from ..records.jsonl import write_file
-from ..records.sessions import read_session, read_session_files
-from .aggregate import NA, ModelSummary, is_human, summary_key, table_order, whole_percent
-from ..records.jsonl import Damage
 from .run_viewer import PAGE_NAME, TRACE_NAME, VIEWER_NAME, write_missing_viewers
 from .standings import Spread, elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread
 
 FLOOR_NOTE = '<span class="tag">floor</span> random solves it more often than not (SR interval above 50 %)'
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+
+
+_UNSCORED_WORDS: dict[str, str] = {NOT_PLAYED: "NOT PLAYED", INTERRUPTED: "INTERRUPTED"}  # else FAULT
 
 
 def reference_rows() -> dict[str, Any]:
@@ -189,7 +192,7 @@ def _levels(data: PageData) -> str:
              f'</tr></thead><tbody>{"".join(rows)}</tbody></table>')
     if not levels:
         return table
-    series = {name: [s.levels[lv].pg if lv in s.levels else None for lv in levels]
+    series: dict[str, Sequence[float | None]] = {name: [s.levels[lv].pg if lv in s.levels else None for lv in levels]
               for name, s in sorted(data.summaries.items())}
     return table + charts.grouped_bars([f"L{lv}" for lv in levels], series, "PG %")
 
@@ -257,7 +260,7 @@ def _runs(data: PageData) -> str:
         if trace and (data.folder / trace).is_file():
             link += f' <a href="{_e(trace)}" download title="open with: playwright show-trace">trace</a>'
         if r.get("status") != OK:
-            word = {NOT_PLAYED: "NOT PLAYED", INTERRUPTED: "INTERRUPTED"}.get(r.get("status"), "FAULT")
+            word = _UNSCORED_WORDS.get(str(r.get("status")), "FAULT")
             cls, outcome = "fault", f'{word} <span class="err">{_e(r.get("error") or r.get("status"))}</span>'
         elif r.get("success"):
             cls, outcome = "solved", "SOLVED"

@@ -14,14 +14,15 @@ import hashlib
 import html
 import json
 import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
+from ..records.jsonl import read_lines, write_file
+from ..records.shared_values import resolve
 from . import charts
 from .transcript import Strings, messages
 from .viewer_script import SCRIPT, STYLE
-from ..records.jsonl import read_lines, write_file
-from ..records.shared_values import resolve
 
 VIEWER_NAME = "viewer.html"
 PAGE_NAME = "index.html"  # the session's results page, which each viewer links back to
@@ -48,7 +49,8 @@ def pack_data(data: Any) -> str:
 def read_viewer_data(page: str) -> dict[str, Any]:
     """The data a viewer.html carries (for tools and tests reading a viewer without a browser)."""
     packed = page.split('id="gw-data">', 1)[1].split("</script>", 1)[0]
-    return json.loads(gzip.decompress(base64.b64decode(packed)))
+    data: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(packed)))
+    return data
 
 
 def _clip(value: Any) -> str:
@@ -91,7 +93,7 @@ def _turn(role: str, rec: Mapping[str, Any], strings: Strings) -> dict[str, Any]
     calls = rec.get("calls") if isinstance(rec.get("calls"), list) else []
     first = calls[0] if calls and isinstance(calls[0], dict) else {}
     usage = rec.get("usage") if isinstance(rec.get("usage"), dict) else None
-    retries = rec.get("retries") if isinstance(rec.get("retries"), list) else []
+    retries = given if isinstance(given := rec.get("retries"), list) else []
     return {"role": role, "validity": verdict.get("validity", "?"), "reason": verdict.get("reason") or "",
             "control": verdict.get("control") or "", "action": describe_action(verdict.get("action")),
             "act": verdict.get("action") if isinstance(verdict.get("action"), dict) else None,
@@ -113,7 +115,7 @@ def viewer_data(lines: list[dict[str, Any]], frame_src: Mapping[str, str]) -> di
         roles = ln.get("roles")
         turns = ([_turn(n, t, strings) for n, t in roles.items()] if isinstance(roles, dict)
                  else [_turn(start.get("role", ""), ln, strings)])
-        path = ln.get("frame") if isinstance(ln.get("frame"), str) else ""
+        path = given if isinstance(given := ln.get("frame"), str) else ""
         url = frame_src.get(path)
         if url:  # one copy per file: steps whose screen did not change name the same one
             frames[path] = url

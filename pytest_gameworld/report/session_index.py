@@ -8,8 +8,9 @@ is listed with the reason; it never stops the index.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..records.run_record import OK, read_results
 from .aggregate import summary_key
@@ -28,7 +29,7 @@ def _href(target: Path, out_dir: Path) -> str:
     return Path(os.path.relpath(target.resolve(), out_dir.resolve())).as_posix()
 
 
-def _date(records: list[Mapping[str, Any]]) -> str:
+def _date(records: Sequence[Mapping[str, Any]]) -> str:
     starts = sorted(str(r["started_at"]) for r in records if r.get("started_at"))
     return starts[0][:16].replace("T", " ") if starts else ""
 
@@ -50,13 +51,13 @@ def run_row(rec: Mapping[str, Any], session: str, session_dir: Path, out_dir: Pa
             "trace": _href(trace, out_dir) if trace and trace.is_file() else None}
 
 
-def session_row(name: str, data: PageData, records: list[Mapping[str, Any]], page: Path | None,
+def session_row(name: str, data: PageData, records: Sequence[Mapping[str, Any]], page: Path | None,
                 out_dir: Path) -> dict[str, Any]:
     """One session as the index lists it: its models' SR/PG and normalized score, runs, missing, marks."""
     # A model with no scored run has no SR or PG (the index shows – for null), not 0.0.
     models = [{"model": key, "interface": s.interface, "sr": round(s.overall.sr, 1) if s.overall.runs else None,
                "pg": round(s.overall.pg, 1) if s.overall.runs else None,
-               "normalized": None if data.normalized.get(key) is None else round(float(data.normalized[key]), 1),
+               "normalized": None if (score := data.normalized.get(key)) is None else round(float(score), 1),
                "runs": s.overall.runs} for key, s in sorted(data.summaries.items())]
     runs = data.view.scored + data.view.unscored
     return {"name": name, "date": _date(records), "page": _href(page, out_dir) if page and page.is_file() else None,
@@ -68,7 +69,8 @@ def session_row(name: str, data: PageData, records: list[Mapping[str, Any]], pag
 
 def collect(results: Path, out_dir: Path, catalog_root: Path | None = None) -> dict[str, Any]:
     """The index's data: {results, sessions: [...], runs: [...]}, links relative to ``out_dir``."""
-    sessions, runs = [], []
+    sessions: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
     for session_dir in session_dirs(results):
         name = session_dir.name
         try:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
-from .discrimination import is_floor_sr
 from .aggregate import summary_key
+from .discrimination import is_floor_sr
 
 # Two-sided 95 % critical values of Student's t for 1..30 degrees of freedom; the normal 1.96 beyond.
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 # "<image png 1280x720 38kB, screen of step 3>" names the step 1-based, as shown; older records have
 # "<image png 1280x720 38kB, step 2>" (0-based, the same step) or no step at all.
@@ -88,7 +89,7 @@ def messages(request: Any, intern: Intern = lambda s: s) -> dict[str, Any] | Non
     if not isinstance(request, dict):
         return None
     out: list[dict[str, Any]] = []
-    config = request.get("config") if isinstance(request.get("config"), dict) else {}
+    config = given if isinstance(given := request.get("config"), dict) else {}
     for key in SYSTEM:
         if request.get(key):
             out.append({"role": "system" if key == "system" else "instructions", "parts": parts(request[key], intern)})

@@ -7,8 +7,8 @@ import functools
 import http.server
 import threading
 import urllib.parse
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 REQUEST_TIMEOUT_S = 10.0  # a client that stops sending or reading is dropped after this long
 

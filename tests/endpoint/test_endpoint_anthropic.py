@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import anthropic
 import pydantic
@@ -17,7 +18,7 @@ Factory = Callable[..., "Endpoint"]
 USER = [{"role": "user", "content": "Play."}]
 
 
-def client(ep: "Endpoint", **kwargs: Any) -> anthropic.AsyncAnthropic:
+def client(ep: Endpoint, **kwargs: Any) -> anthropic.AsyncAnthropic:
     """An SDK client pointed at the endpoint."""
     return anthropic.AsyncAnthropic(base_url=ep.url, api_key="test", **kwargs)
 
@@ -60,7 +61,7 @@ async def test_scripted_text_usage_and_malformed_input(endpoint: Factory, script
   usage: {input_tokens: 900, output_tokens: 30, cached_tokens: 700}
 - calls: [{name: reveal_cell, arguments: '%s'}]
 - text: No move this turn.
-""" % raw, suffix=".yaml")
+""" % raw, suffix=".yaml")  # noqa: UP031 (str.format would need every brace of the YAML doubled)
     ep = endpoint("anthropic", policy=policy)
     c = client(ep)
     first = await c.messages.create(model="m", max_tokens=64, messages=USER, tools=tools(cell_schema))  # type: ignore[arg-type]

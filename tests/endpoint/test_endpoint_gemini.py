@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import base64
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 import pytest
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 Factory = Callable[..., "Endpoint"]
 
 
-def client(ep: "Endpoint", **options: Any) -> genai.Client:
+def client(ep: Endpoint, **options: Any) -> genai.Client:
     """An SDK client pointed at the endpoint."""
     return genai.Client(api_key="test", http_options=types.HttpOptions(base_url=ep.url, **options))
 

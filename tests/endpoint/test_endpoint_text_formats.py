@@ -4,7 +4,8 @@ the server reads what the prompt offers and answers in that format, read back by
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import openai
 import pytest

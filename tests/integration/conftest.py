@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import signal
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
 from pytest_gameworld.agents import Agent, make_agent
-from pytest_gameworld.catalog.contents import Catalog
-from pytest_gameworld.catalog.providers import provider
-from pytest_gameworld.catalog.specs import ModelSpec, TaskSpec
-from pytest_gameworld.catalog.loader import load_catalog
-from pytest_gameworld.records.run_record import RunRecord
-from pytest_gameworld.play.runner import RunConfig, play
 from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.launch import find_browser, launch_browser
 from pytest_gameworld.browser.sandbox import GameSession
+from pytest_gameworld.catalog.contents import Catalog
+from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.catalog.providers import provider
+from pytest_gameworld.catalog.specs import ModelSpec, TaskSpec
+from pytest_gameworld.play.runner import RunConfig, play
+from pytest_gameworld.records.run_record import RunRecord
 
 PlayFn = Callable[..., Awaitable[tuple[RunRecord, dict[str, Any], Path]]]
 

@@ -1,9 +1,9 @@
 """Scratch catalogs of hostile pages: copies of the shipped 01-2048 game, each with one extra script.
 
 Built at test time (never shipped): a page that hangs in a frame callback, in getState or in init, a page
-whose workers try to reach a loopback port, a page whose state is huge, a page that never loads, a page solved at load, a page that swaps its gameAPI. Each copy
-is a game of its own (9N-<name>) with the 01_01 task; `build_catalog` puts the chosen ones, and the untouched
-01-2048, in one catalog.
+whose workers try to reach a loopback port, a page whose state is huge, a page that never loads, a page solved at
+load, a page that swaps its gameAPI. Each copy is a game of its own (9N-<name>) with the 01_01 task;
+`build_catalog` puts the chosen ones, and the untouched 01-2048, in one catalog.
 """
 
 from __future__ import annotations

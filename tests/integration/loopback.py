@@ -42,7 +42,7 @@ class Listener:
             while not self.stop.is_set():
                 try:
                     data = conn.recv(65536)
-                except socket.timeout:
+                except TimeoutError:
                     continue
                 except OSError:
                     return

@@ -46,7 +46,7 @@ async def test_the_last_disable_features_flag_carries_every_feature_the_earlier_
 
 @ASYNC
 async def test_a_game_window_starts_no_browser_ui_page(browser: Any, open_game: Any):
-    session = await open_game("01-2048")
+    await open_game("01-2048")  # a game window, whose start must open no browser-UI page
     cdp = await browser.new_browser_cdp_session()
     try:
         targets = (await cdp.send("Target.getTargets"))["targetInfos"]

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from hostile_pages import build_catalog, game_id, task_id
 
 from pytest_gameworld.agents import make_agent

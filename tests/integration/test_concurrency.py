@@ -5,13 +5,13 @@ stop (Ctrl-C, the cost cap) costs only what was in flight, and under xdist no ru
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -120,8 +120,8 @@ def test_a_429_slows_every_run_of_the_endpoint(tmp_path: Path) -> None:
     script.write_text(json.dumps({"entries": [{}, {}, {"status": 429, "retry_after": 2}, {}], "loop": False}))
     server = run_in_thread("openai", f"scripted:{script}", log=str(tmp_path / "served.jsonl"), latency_ms=100)
     try:
-        r = pytest_run(*SELECT, *at(server, served_as="gameworld-scripted"), "--gw-concurrency", "4", "--gw-results=out", "--gw-session", "s",
-                       cwd=tmp_path)
+        r = pytest_run(*SELECT, *at(server, served_as="gameworld-scripted"), "--gw-concurrency", "4", "--gw-results=out",
+                       "--gw-session", "s", cwd=tmp_path)
     finally:
         server.stop()
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]

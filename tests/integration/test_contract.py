@@ -8,10 +8,10 @@ import random
 import pytest
 from PIL import Image, ImageChops
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.builtin import random_args
 from pytest_gameworld.browser.sandbox import GameSession
 from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.play.evaluator import read_number
 from pytest_gameworld.play.semantic import parse_semantic
 

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from pytest_gameworld.play.actions import Action, Proposal
 from pytest_gameworld.agents import AgentReply, Observation, RunContext, make_agent
-from pytest_gameworld.catalog.contents import Catalog
-from pytest_gameworld.catalog.loader import load_catalog
-from pytest_gameworld.play.runner import RunConfig, play
 from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.sandbox import GameSession
+from pytest_gameworld.catalog.contents import Catalog
+from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.play.actions import Action, Proposal
+from pytest_gameworld.play.runner import RunConfig, play
 from pytest_gameworld.records.jsonl import read_jsonl
 from pytest_gameworld.records.shared_values import resolve
 

@@ -14,8 +14,8 @@ import io
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -126,7 +126,7 @@ def test_report_gate_and_merge_name_the_damage_and_lose_nothing(played, tmp_path
         "gate": gameworld("report", str(session), "--gate", "pg>=0"),
         "merge": gameworld("merge", str(session), "--out", str(tmp_path / "merged")),
     }
-    for command, (status, text) in answers.items():
+    for command, (_status, text) in answers.items():
         assert "Traceback" not in text and "Error:" not in text.replace("HarnessError:", ""), (command, text)
         assert named in text, (command, named, text)
     assert answers["report"][0] == 0 and answers["report --html"][0] == 0

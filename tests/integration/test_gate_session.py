@@ -13,7 +13,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from failing_agent import write_failing_conftest
 
 from pytest_gameworld.catalog.loader import load_catalog

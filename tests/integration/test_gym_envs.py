@@ -8,14 +8,15 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode
+from session_processes import SessionProcesses
 
 import pytest_gameworld.gym  # noqa: F401  (registers GameWorld/<task>-v0)
 from pytest_gameworld.catalog.loader import load_catalog
@@ -23,8 +24,6 @@ from pytest_gameworld.gym.engine import Engine
 from pytest_gameworld.gym.options import BrowserOptions
 from pytest_gameworld.gym.spaces import CUA_KINDS
 from pytest_gameworld.play.actions import noop
-
-from session_processes import SessionProcesses
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -160,14 +159,17 @@ def test_close_leaves_no_process_behind() -> None:
         _said(proc, "open")
         started = procs.below(proc.pid)
         assert any("chrom" in procs.find().get(p, "") for p in started), "no browser seen below the script"
-        proc.stdin.write("\n"); proc.stdin.flush()
+        proc.stdin.write("\n")
+        proc.stdin.flush()
         _said(proc, "one closed")
         assert procs.browsers(), "closing one env closed the browser the vector still plays in"
-        proc.stdin.write("\n"); proc.stdin.flush()
+        proc.stdin.write("\n")
+        proc.stdin.flush()
         _said(proc, "all closed")
         assert procs.wait_gone(started, timeout_s=30) == {}
         assert proc.poll() is None  # the interpreter is still there: close() did it, not atexit
-        proc.stdin.write("\n"); proc.stdin.flush()
+        proc.stdin.write("\n")
+        proc.stdin.flush()
         assert proc.wait(60) == 0
     finally:
         if proc.poll() is None:

@@ -18,18 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from hostile_pages import build_catalog, game_id, task_id
 from loopback import Listener
 from session_processes import SessionProcesses, alive, stat
 
 from pytest_gameworld.agents import make_agent
-from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.faults import HarnessError, PageUnresponsive
+from pytest_gameworld.browser.game_origin import GameFiles
+from pytest_gameworld.browser.host import BrowserHost
 from pytest_gameworld.catalog.contents import Catalog
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.play.runner import RunConfig, play
-from pytest_gameworld.browser.host import BrowserHost
 from pytest_gameworld.plugin.options import Settings
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")

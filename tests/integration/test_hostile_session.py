@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from pytest_gameworld.agents import make_agent
-from pytest_gameworld.records.jsonl import strict_loads
+from pytest_gameworld.records.jsonl import read_jsonl, strict_loads
 from pytest_gameworld.report.aggregate import aggregate
-from pytest_gameworld.records.jsonl import read_jsonl
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 KEY_ENV = "GW_HOSTILE_KEY"

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 SECRET = "sk-test-SECRET-e2e-4242"
 KEY_ENV = "GW_E2E_KEY"

@@ -14,7 +14,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
 from failing_agent import write_failing_conftest
 
 from pytest_gameworld.endpoint.process import spawn_endpoint

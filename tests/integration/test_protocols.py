@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents import AgentReply, Observation, RunContext
 from pytest_gameworld.agents.builtin import ReplayAgent
+from pytest_gameworld.play.actions import Proposal
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 FLAPPY = "13_02"

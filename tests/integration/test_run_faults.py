@@ -6,12 +6,11 @@ import json
 
 import pytest
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.base import AgentReply, Observation, RunContext
-from pytest_gameworld.records.jsonl import strict_loads
-from pytest_gameworld.report.aggregate import aggregate
-from pytest_gameworld.records.jsonl import read_jsonl
 from pytest_gameworld.browser.faults import HarnessError
+from pytest_gameworld.play.actions import Proposal
+from pytest_gameworld.records.jsonl import read_jsonl, strict_loads
+from pytest_gameworld.report.aggregate import aggregate
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 

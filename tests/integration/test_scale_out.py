@@ -8,17 +8,18 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
-from pytest_gameworld.catalog.loader import load_catalog
-from pytest_gameworld.browser.host import BrowserHost
-from pytest_gameworld.browser.game_origin import GameFiles
-from pytest_gameworld.browser.remote import BrowserUnreachable
 from pytest_gameworld.browser.faults import HarnessError
+from pytest_gameworld.browser.game_origin import GameFiles
+from pytest_gameworld.browser.host import BrowserHost
 from pytest_gameworld.browser.launch import find_browser
+from pytest_gameworld.browser.remote import BrowserUnreachable
+from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.plugin.options import Settings
 
 SELECT = ["-k", "01_01 or 19_01", "--gw-repeat", "2", "--gw-max-steps", "3", "--gw-model", "random"]

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from loopback import Listener
-from pytest_gameworld.catalog.specs import CuaControls, GameSpec, Role
-from pytest_gameworld.browser.game_origin import GameFiles
+
 from pytest_gameworld.browser.faults import HarnessError
+from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.sandbox import GameSession
+from pytest_gameworld.catalog.specs import CuaControls, GameSpec, Role
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 PROBE_SITE = Path(__file__).parent / "probe_site"

@@ -12,11 +12,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from failing_agent import write_failing_conftest
 
-from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.catalog.native import default_catalog_dir
 
 CAT = load_catalog()
 N_TASKS = len(CAT.tasks)

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 from failing_agent import write_failing_conftest
 from hostile_pages import build_catalog, game_id, task_id
+
 from pytest_gameworld.plugin.tracing import RunTrace
 
 

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents import AgentReply, Observation, RunContext
+from pytest_gameworld.browser.sandbox import GameSession
 from pytest_gameworld.catalog.contents import Catalog
 from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.play.runner import RunConfig, play
-from pytest_gameworld.browser.sandbox import GameSession
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"

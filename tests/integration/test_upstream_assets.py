@@ -10,18 +10,19 @@ import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from PIL import Image
 
+from pytest_gameworld.browser.faults import HarnessError
 from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.remote_assets import MANIFEST, AssetStore
-from pytest_gameworld.browser.faults import HarnessError
 from pytest_gameworld.browser.sandbox import GameSession
 from pytest_gameworld.catalog.loader import load_catalog
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from PIL import Image
-
 import pytest
+from PIL import Image
 
 from pytest_gameworld.browser.faults import HarnessError
 from pytest_gameworld.browser.sandbox import GameSession
@@ -70,8 +69,10 @@ async def test_the_pages_own_seeded_random_and_clock_do_not_defeat_the_runs_seed
     # and the clock with its own; the run's seed must still decide the dice, and decide them alone.
     first, again, other = [await _play(await open_dice(seed), 4) for seed in (11, 11, 12)]
     assert first == again
-    dice = lambda run: [(s["game_state"]["environment"]["dice"], s["game_state"]["environment"]["bonus"])
-                        for s in run[:-1]]
+
+    def dice(run: list[dict[str, Any]]) -> list[tuple[Any, Any]]:
+        return [(s["game_state"]["environment"]["dice"], s["game_state"]["environment"]["bonus"]) for s in run[:-1]]
+
     # The CSS transition of the roll counter (2 s of wall time in a browser) has ended in every frame: the
     # badge stands where the last roll put it, whatever the machine's load.
     for rolls, frame in enumerate(first[-1], start=1):

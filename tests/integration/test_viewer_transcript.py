@@ -10,9 +10,9 @@ import pytest
 
 from pytest_gameworld.agents import make_agent
 from pytest_gameworld.play.runner import RunConfig, play
-from pytest_gameworld.report.run_viewer import write_viewer
 from pytest_gameworld.records.jsonl import read_jsonl
 from pytest_gameworld.records.shared_values import resolve
+from pytest_gameworld.report.run_viewer import write_viewer
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
 KEY_ENV = "GW_TRANSCRIPT_KEY"

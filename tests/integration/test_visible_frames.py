@@ -7,10 +7,9 @@ import random
 
 import pytest
 from PIL import ImageChops
+from test_contract import action_script, pixels
 
 from pytest_gameworld.catalog.loader import load_catalog
-
-from test_contract import action_script, pixels
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 CATALOG = load_catalog()

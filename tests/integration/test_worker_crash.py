@@ -121,7 +121,8 @@ def test_exit_status_summary_records_and_gate_agree_after_workers_are_killed(tmp
     assert f"puzzle/01-2048/01_02[random]: interrupted after {KILL_AT} step(s) (worker 'gw" in out
     assert "never started" not in out
     gate = json.loads((proj / "out/s/gate.json").read_text())
-    assert gate["verdict"] == "PASS" and gate["missing"]["count"] == 1 and r.returncode == 0, (gate, out[-3000:])  # before: PASS, yet exit status 1
+    # before: PASS, yet exit status 1
+    assert gate["verdict"] == "PASS" and gate["missing"]["count"] == 1 and r.returncode == 0, (gate, out[-3000:])
     # The same session judged again from its files: the same one missing run.
     rep = _run(proj, "-m", "pytest_gameworld.cli", "report", "out/s", "--gate", "pg>=0")
     assert rep.returncode == 1 and "FAIL (1 missing run(s) > 0 allowed: puzzle/01-2048/01_02[random])" in rep.stdout, \

@@ -5,18 +5,18 @@ from __future__ import annotations
 import io
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-
-from pytest_gameworld.endpoint.process import EndpointProcess
 from PIL import Image
 
 from pytest_gameworld.agents.base import Observation, RunContext
 from pytest_gameworld.catalog.contents import Catalog
-from pytest_gameworld.catalog.specs import GameSpec, ModelSpec, TaskSpec
 from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.catalog.specs import GameSpec, ModelSpec, TaskSpec
+from pytest_gameworld.endpoint.process import EndpointProcess
 from pytest_gameworld.play.prompts import render_prompt
 
 REPO = Path(__file__).resolve().parents[2]

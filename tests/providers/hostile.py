@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from types import SimpleNamespace as NS
-from typing import Any, Callable
+from typing import Any
 
 from hypothesis import strategies as st
 
-from pytest_gameworld.play.actions import MAX_ACTION_MS, MOUSE_KINDS
 from pytest_gameworld.agents.base import RunContext
 from pytest_gameworld.agents.providers import make_provider_agent
 from pytest_gameworld.agents.providers.base import ProviderAgent
@@ -22,8 +22,9 @@ from pytest_gameworld.agents.providers.coords import Frame
 from pytest_gameworld.agents.providers.memory import action_json
 from pytest_gameworld.catalog.contents import Catalog
 from pytest_gameworld.catalog.loader import load_catalog
-from pytest_gameworld.records.jsonl import dumps, strict_loads
+from pytest_gameworld.play.actions import MAX_ACTION_MS, MOUSE_KINDS
 from pytest_gameworld.play.prompts import render_prompt
+from pytest_gameworld.records.jsonl import dumps, strict_loads
 
 # ------------------------------------------------------------------ values
 

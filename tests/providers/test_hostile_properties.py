@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from hostile import LABELS, agent_for, check_reply, responses
+from hypothesis import HealthCheck, given, settings
 
 # The regular suite's budget; benchmarks/hostile_replies.py runs 10 000 per interface.
 EXAMPLES = 100

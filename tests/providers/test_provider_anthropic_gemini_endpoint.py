@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 import inspect
 import warnings
 
 import anthropic
+import pytest
 
 from pytest_gameworld.agents.providers.sdk import ProviderParameterWarning
 from pytest_gameworld.play.actions import Proposal, parse_cua

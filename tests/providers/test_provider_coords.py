@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.providers.coords import Frame, downscaled_size, smart_resize, to_viewport
+from pytest_gameworld.play.actions import Proposal
 
 
 def test_downscaled_size_keeps_aspect_and_never_enlarges() -> None:

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.base import AgentError
+from pytest_gameworld.play.actions import Proposal
 
 pytestmark = pytest.mark.asyncio
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_gameworld.play.actions import Proposal, normalize_key, parse_cua
 from pytest_gameworld.agents.providers import anthropic_messages, gemini, openai_responses
 from pytest_gameworld.agents.providers.keys import key_args, key_list, key_name
 from pytest_gameworld.catalog.specs import CuaControls, Viewport
+from pytest_gameworld.play.actions import Proposal, normalize_key, parse_cua
 
 CUA = CuaControls(keys=["ArrowLeft", "ArrowUp", "Space", "Enter", "PageUp", "a"], clicks=True)
 VP = Viewport()

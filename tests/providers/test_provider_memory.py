@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.providers.content import Image, blocks, scrub
 from pytest_gameworld.agents.providers.memory import Memory, Round, action_json
+from pytest_gameworld.play.actions import Proposal
 
 
 def img(tag: bytes) -> Image:

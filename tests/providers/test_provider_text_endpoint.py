@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.catalog.contents import Catalog
+from pytest_gameworld.play.actions import Proposal
 
 pytestmark = pytest.mark.asyncio
 

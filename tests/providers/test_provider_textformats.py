@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.providers.textformats import parse_qwen, parse_uitars, split_think
+from pytest_gameworld.play.actions import Proposal
 
 # ------------------------------------------------------------------ Qwen
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pytest_gameworld.catalog.specs import Role
 from pytest_gameworld.agents.providers import tools
+from pytest_gameworld.catalog.specs import Role
 
 ROLE = Role.model_validate({
     "description": "A test role.",

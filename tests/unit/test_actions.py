@@ -2,8 +2,8 @@
 
 import pytest
 
-from pytest_gameworld.play.actions import MAX_ACTION_MS, Action, Proposal, normalize_key, parse_cua, split_keys
 from pytest_gameworld.catalog.specs import CuaControls, Viewport
+from pytest_gameworld.play.actions import MAX_ACTION_MS, Action, Proposal, normalize_key, parse_cua, split_keys
 
 VP = Viewport(width=1280, height=720)
 ARROWS = CuaControls(keys=["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Space"], clicks=False,

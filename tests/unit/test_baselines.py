@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gameworld.records import baselines
-from pytest_gameworld.report.discrimination import baselines_json, floors
-from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.catalog.native import default_catalog_dir
+from pytest_gameworld.records import baselines
 from pytest_gameworld.records.sessions import catalog_version, task_versions
+from pytest_gameworld.report.discrimination import baselines_json, floors
 
 
 def run(task: str, model: str, repeat: int, success: bool, progress: float, status: str = "ok") -> dict:

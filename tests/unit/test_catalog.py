@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
+from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.catalog.run_cases import build_cases, split_model_refs
 from pytest_gameworld.catalog.specs import CatalogError
-from pytest_gameworld.catalog.native import default_catalog_dir
-from pytest_gameworld.catalog.loader import load_catalog
 
 
 @pytest.fixture

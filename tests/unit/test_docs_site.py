@@ -65,9 +65,9 @@ def test_a_value_option_is_written_with_equals():
 
 def test_the_readme_links_to_pages_that_exist():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    links = [l for l in re.findall(r"\]\(([^)#\s]+)", readme) if "://" not in l]
-    assert any(l.startswith("docs/") for l in links), "the README links to no docs page"
-    assert not [l for l in links if not (ROOT / l).exists()], "README links to missing files"
+    links = [link for link in re.findall(r"\]\(([^)#\s]+)", readme) if "://" not in link]
+    assert any(link.startswith("docs/") for link in links), "the README links to no docs page"
+    assert not [link for link in links if not (ROOT / link).exists()], "README links to missing files"
 
 
 def test_the_scripted_policy_examples_in_the_docs_load(tmp_path: Path):

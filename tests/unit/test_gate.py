@@ -5,7 +5,14 @@ import random
 import pytest
 
 from pytest_gameworld.report.gate import (
-    GateConfig, GateError, bootstrap_interval, check_thresholds, compare, drop_findings, evaluate, parse_gate,
+    GateConfig,
+    GateError,
+    bootstrap_interval,
+    check_thresholds,
+    compare,
+    drop_findings,
+    evaluate,
+    parse_gate,
     scope_problem,
 )
 

@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gameworld.play.actions import MAX_ACTION_MS, Action, Proposal, parse_cua
 from pytest_gameworld.agents.base import AgentError
 from pytest_gameworld.agents.providers.coords import Frame, to_viewport
 from pytest_gameworld.agents.providers.retry import Failure, call_with_retries
-from pytest_gameworld.records.circuit_breaker import tripped
-from pytest_gameworld.catalog.specs import CatalogError, CuaControls, TaskSpec, Viewport
-from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.catalog.native import default_catalog_dir
+from pytest_gameworld.catalog.specs import CatalogError, CuaControls, TaskSpec, Viewport
+from pytest_gameworld.play.actions import MAX_ACTION_MS, Action, Proposal, parse_cua
 from pytest_gameworld.play.evaluator import Evaluator, ScoreError
-from pytest_gameworld.records.jsonl import dumps, strict_loads
 from pytest_gameworld.play.output_limits import MAX_DEPTH, loads_arguments, nesting_depth
+from pytest_gameworld.records.circuit_breaker import tripped
+from pytest_gameworld.records.jsonl import dumps, strict_loads
 
 VP = Viewport(width=1280, height=720)
 MOUSE = CuaControls(keys=["a"], clicks=True, default_hold_ms=200)

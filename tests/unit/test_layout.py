@@ -6,25 +6,27 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pytest itself depends on tomli before Python 3.11
+    import tomli as tomllib
+
 PACKAGE = Path(__file__).resolve().parents[2] / "pytest_gameworld"
+
+
+def _pyproject() -> dict[str, Any]:
+    return tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+
+
 SUBPACKAGES = ("plugin", "catalog", "browser", "play", "agents", "endpoint", "records", "report", "gym")
-# Parsing, legality, evaluation, aggregation and the gate: unit-testable without a browser or pytest.
-PURE = (
-    "catalog.specs", "catalog.providers", "catalog.run_cases", "catalog.listing", "catalog.keywords", "catalog.model_names",
-    "endpoint.text_replies",
-    "play.actions", "play.evaluator", "play.start_check", "play.semantic", "play.output_limits", "play.prompts",
-    "play.tally", "play.prompt_sections", "play.upstream_prompts", "play.concurrency", "play.loop_thread",
-    "catalog.upstream_prompt_source", "catalog.upstream_models", "agents.providers.throttle",
-    "agents.providers.textformats", "agents.providers.coords", "agents.providers.keys",
-    "agents.providers.memory", "agents.providers.tools", "agents.providers.qwen_format",
-    "agents.providers.uitars_format", "agents.providers.prompt_layout", "agents.providers.original_actions",
-    "records.run_record", "records.jsonl", "records.shards", "records.circuit_breaker", "records.baselines",
-    "records.comparability", "records.reply_cache", "catalog.sampling", "report.cost_plan",
-    "report.aggregate", "report.charts", "report.discrimination", "report.gate", "report.standings", "report.summary_formats", "report.transcript",
-)
+# Parsing, legality, evaluation, aggregation and the gate: unit-testable without a browser or pytest. The list's
+# one home is pyproject.toml, the mypy override that checks these modules strictly.
+PURE_OVERRIDE = next(o for o in _pyproject()["tool"]["mypy"]["overrides"] if o.get("disallow_untyped_defs"))
+PURE = tuple(name.removeprefix("pytest_gameworld.") for name in PURE_OVERRIDE["module"])
 # Top-level names that must not be imported, and package prefixes that must not be either.
 FORBIDDEN = ("playwright", "pytest", "_pytest", "pytest_gameworld.plugin", "pytest_gameworld.browser")
 MAX_LINES = 500
@@ -118,6 +120,13 @@ def test_the_cycle_check_sees_a_cycle(tmp_path: Path) -> None:
     known = {"pytest_gameworld.sub.a": pkg / "a.py", "pytest_gameworld.sub.b": pkg / "b.py"}
     assert _imports("pytest_gameworld.sub.a", pkg / "a.py", known) == {"pytest_gameworld.sub.b"}
     assert _imports("pytest_gameworld.sub.b", pkg / "b.py", known) == {"pytest_gameworld.sub.a"}
+
+
+def test_the_pure_list_names_modules_that_exist() -> None:
+    """A renamed or removed pure module would leave mypy's strict override checking nothing."""
+    known = _modules()
+    assert len(PURE) > 30
+    assert [m for m in PURE if f"pytest_gameworld.{m}" not in known] == []
 
 
 def test_no_module_is_over_500_lines() -> None:

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from pytest_gameworld.agents.base import Usage
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.catalog.model_names import is_model_name, spec_from_name, split_name
 from pytest_gameworld.catalog.specs import CatalogError
 from pytest_gameworld.catalog.yaml_files import load_model_file
 from pytest_gameworld.records.run_record import cost_usd
-from pytest_gameworld.agents.base import Usage
 from pytest_gameworld.records.sessions import write_named_models
 from pytest_gameworld.report.aggregate import aggregate, format_table
 from pytest_gameworld.report.summary_formats import summary_json

@@ -8,7 +8,15 @@ import pytest
 
 from pytest_gameworld.agents.providers import anthropic_messages, gemini, openai_responses
 from pytest_gameworld.agents.providers.original_actions import (
-    drag_or_hold, hold, key_press, no_action, pointer_move, scroll_direction, scroll_key, split_keys)
+    drag_or_hold,
+    hold,
+    key_press,
+    no_action,
+    pointer_move,
+    scroll_direction,
+    scroll_key,
+    split_keys,
+)
 from pytest_gameworld.catalog.specs import CuaControls, Viewport
 from pytest_gameworld.play.actions import Proposal, parse_cua
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from pytest_gameworld import cli
-from pytest_gameworld.report.results_page import page_data, reference_rows, render, write_results_page
 from pytest_gameworld.plugin.options import Settings
+from pytest_gameworld.report.results_page import page_data, reference_rows, render, write_results_page
 from pytest_gameworld.report.run_viewer import describe_action, read_viewer_data, safe_json, viewer_data, write_viewer
 
 

@@ -27,6 +27,6 @@ def test_every_cited_document_is_in_the_repository():
             for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
                 names = CITED.findall(line)
                 if path.suffix == ".md":
-                    names += [l for l in LINK.findall(line) if "://" not in l]
+                    names += [link for link in LINK.findall(line) if "://" not in link]
                 missing += [f"{path.relative_to(ROOT)}:{n}: {x}" for x in names if not _resolves(x, path)]
     assert not missing, "cited but not in the repository:\n" + "\n".join(missing)

@@ -6,7 +6,6 @@ import pytest
 
 from pytest_gameworld.report.aggregate import aggregate, format_table
 
-
 _tasks = itertools.count()
 
 

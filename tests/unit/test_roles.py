@@ -4,16 +4,16 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.agents.base import AgentReply
 from pytest_gameworld.agents.builtin import NoopAgent, RandomAgent
 from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.play.evaluator import Evaluator
-from pytest_gameworld.records.run_record import RunRecord
-from pytest_gameworld.report.aggregate import aggregate
 from pytest_gameworld.play.runner import seat_agents
 from pytest_gameworld.play.semantic import classify
 from pytest_gameworld.play.tally import Tally
+from pytest_gameworld.records.run_record import RunRecord
+from pytest_gameworld.report.aggregate import aggregate
 
 COOP = Path(__file__).resolve().parent.parent / "fixtures" / "coop_catalog"
 

@@ -10,10 +10,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from pytest_gameworld.catalog.specs import CatalogError
-from pytest_gameworld.catalog.loader import load_catalog
-from pytest_gameworld.catalog.yaml_files import load_model_file
 from pytest_gameworld.catalog.listing import catalog_rows
+from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.catalog.specs import CatalogError
+from pytest_gameworld.catalog.yaml_files import load_model_file
 from pytest_gameworld.plugin.hooks import pytest_report_teststatus
 from pytest_gameworld.plugin.options import Settings
 
@@ -120,7 +120,7 @@ def test_list_k_is_pytests_own_keyword_expression(expr):
         game = cat.games[task.game]
         names = [task.id, game.id, game.genre, f"L{game.level}", game_mark(game)]
         lowered = [n.lower() for n in names]
-        assert ours(names) == theirs.evaluate(lambda sub, *_: any(sub.lower() in n for n in lowered)), (expr, names)
+        assert ours(names) == theirs.evaluate(lambda sub, *_, lowered=lowered: any(sub.lower() in n for n in lowered)), (expr, names)
 
 
 @pytest.mark.parametrize("argv, message", [

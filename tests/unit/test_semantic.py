@@ -2,8 +2,8 @@
 
 import pytest
 
-from pytest_gameworld.play.actions import Action, Proposal
 from pytest_gameworld.catalog.specs import Role, Viewport
+from pytest_gameworld.play.actions import Action, Proposal
 from pytest_gameworld.play.semantic import parse_semantic
 
 VP = Viewport()

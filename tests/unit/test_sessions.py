@@ -7,13 +7,17 @@ import shutil
 import pytest
 
 from pytest_gameworld.catalog.native import default_catalog_dir
-from pytest_gameworld.report.gate import GateConfig, parse_gate
-from pytest_gameworld.records.run_record import MixedRunsError, latest_attempts
-from pytest_gameworld.report.aggregate import aggregate
 from pytest_gameworld.records.jsonl import append_jsonl
+from pytest_gameworld.records.run_record import MixedRunsError, latest_attempts
 from pytest_gameworld.records.sessions import (
-    catalog_version, new_attempt_dir, point_latest, resolve_session, reuse_problem,
+    catalog_version,
+    new_attempt_dir,
+    point_latest,
+    resolve_session,
+    reuse_problem,
 )
+from pytest_gameworld.report.aggregate import aggregate
+from pytest_gameworld.report.gate import GateConfig, parse_gate
 from pytest_gameworld.report.outcome import outcome
 
 

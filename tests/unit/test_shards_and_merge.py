@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gameworld.records.merge import Merged, Source, merge, refusal, write_merged
 from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.remote import launch_options, pick_endpoint, worker_index
 from pytest_gameworld.records.jsonl import read_jsonl
+from pytest_gameworld.records.merge import Merged, Source, merge, refusal, write_merged
 from pytest_gameworld.records.shards import build_plan, deal, parse_shard, plan_id
 
 

@@ -3,7 +3,13 @@
 import pytest
 
 from pytest_gameworld.report.standings import (
-    elo, floor_tasks, matches, mean_progress, normalized_score, repeat_values, spread,
+    elo,
+    floor_tasks,
+    matches,
+    mean_progress,
+    normalized_score,
+    repeat_values,
+    spread,
 )
 
 

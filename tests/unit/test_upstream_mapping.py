@@ -8,16 +8,21 @@ from typing import Any
 import pytest
 import yaml
 
-from pytest_gameworld.play.actions import Illegal, Proposal, build_action, parse_cua
+from pytest_gameworld.browser.sandbox import is_ready
+from pytest_gameworld.catalog.loader import load_catalog
+from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.catalog.run_cases import Case, build_cases
 from pytest_gameworld.catalog.specs import CatalogError
-from pytest_gameworld.catalog.native import default_catalog_dir
-from pytest_gameworld.catalog.loader import load_catalog
-from pytest_gameworld.browser.sandbox import is_ready
-from pytest_gameworld.play.semantic import parse_semantic
 from pytest_gameworld.catalog.upstream import (
-    append_url_suffix, git_commit, is_upstream, level_from_suffix, map_game, map_task,
+    append_url_suffix,
+    git_commit,
+    is_upstream,
+    level_from_suffix,
+    map_game,
+    map_task,
 )
+from pytest_gameworld.play.actions import Illegal, Proposal, build_action, parse_cua
+from pytest_gameworld.play.semantic import parse_semantic
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "upstream_checkout"
 

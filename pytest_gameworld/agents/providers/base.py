@@ -6,10 +6,10 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...play.actions import MOUSE_KINDS, Proposal, Verdict
-from ...records.jsonl import jsonable
 from ...catalog.specs import ModelSpec
+from ...play.actions import MOUSE_KINDS, Proposal, Verdict
 from ...play.semantic import classify
+from ...records.jsonl import jsonable
 from ..base import AgentError, AgentReply, Observation, RunContext, Usage
 from .cache import CacheNote, through_cache
 from .connection import Connection, resolve
@@ -125,7 +125,7 @@ class ProviderAgent:
         sent_steps = [*self.memory.image_steps(), *([obs.step] if image else [])]
         # --gw-obs: the screen (step text and image), the state as text beside it, or the text alone; after a
         # failed episode's reset, the episode-ended line first.
-        shown: list[Part] = [*([obs.notice] if obs.notice else []), *([self.layout.step_text, image] if image else [])]
+        shown: list[Part] = [*([obs.notice] if obs.notice else []), *((self.layout.step_text, image) if image else ())]
         if obs.state_text:
             shown.append(obs.state_text)
         request = self.build_request([*self.memory.parts(), *shown], image, frame)
@@ -145,7 +145,8 @@ class ProviderAgent:
         """The step's picture in the spec's format and width: as taken when it already is (the usual case: no
         thread hop on the step's path), else re-encoded off the loop."""
         fmt, width = self.spec.screenshot_format, self.spec.screenshot_width
-        return sent_as_taken(shot, fmt, width) or await asyncio.to_thread(encode_screenshot, shot, fmt, width)
+        taken = sent_as_taken(shot, fmt, width)
+        return taken if taken is not None else await asyncio.to_thread(encode_screenshot, shot, fmt, width)
 
     @property
     def system_prompt(self) -> str | None:

@@ -57,14 +57,14 @@ def _hashed(value: Any) -> Any:
     return _hashed(dump(mode="python", exclude_none=True)) if callable(dump) else repr(value)
 
 
-def key_material(agent: "ProviderAgent", request: dict[str, Any]) -> dict[str, Any]:
+def key_material(agent: ProviderAgent, request: dict[str, Any]) -> dict[str, Any]:
     spec, ctx, conn = agent.spec, agent.ctx, agent.conn
     return {"format": KEY_FORMAT, "provider": spec.provider, "api": spec.api, "protocol": agent.label,
             "model": spec.model, "base_url": conn.base_url if conn else None, "memory_rounds": spec.memory_rounds,
             "seed": ctx.seed if ctx else None, "role": ctx.role_name if ctx else None, "request": _hashed(request)}
 
 
-def reply_key(agent: "ProviderAgent", request: dict[str, Any]) -> str:
+def reply_key(agent: ProviderAgent, request: dict[str, Any]) -> str:
     material = json.dumps(key_material(agent, request), sort_keys=True, allow_nan=True, default=repr)
     return hashlib.sha256(material.encode()).hexdigest()
 
@@ -118,7 +118,7 @@ class CacheNote:
         return out
 
 
-def _occurrence(agent: "ProviderAgent", key: str) -> int:
+def _occurrence(agent: ProviderAgent, key: str) -> int:
     """How many times this run has asked this very request before: the n-th asking is answered by the n-th
     stored reply, so a run that meets the same screen twice samples twice, as it would without the cache."""
     seen: tuple[Any, dict[str, int]] | None = getattr(agent, "_gw_cache_seen", None)
@@ -138,8 +138,8 @@ class ReplyCache:
             raise ValueError(f"a reply cache is on or read-only, not {mode!r}")
         self.folder, self.mode = folder, mode
 
-    async def exchange(self, agent: "ProviderAgent", request: dict[str, Any], frame: Any,
-                       retries: list[str]) -> "Parsed":
+    async def exchange(self, agent: ProviderAgent, request: dict[str, Any], frame: Any,
+                       retries: list[str]) -> Parsed:
         """The stored reply for this request parsed as the agent parses a reply, or the agent's own exchange
         (stored once it parsed); the parsed reply carries the CacheNote, and spends no tokens on a hit."""
         base = reply_key(agent, request)
@@ -171,8 +171,8 @@ class ReplyCache:
         return replace(parsed, cache=note)
 
 
-async def through_cache(agent: "ProviderAgent", request: dict[str, Any], frame: Any,
-                        retries: list[str]) -> "Parsed":
+async def through_cache(agent: ProviderAgent, request: dict[str, Any], frame: Any,
+                        retries: list[str]) -> Parsed:
     """The provider call path's one hook: ``agent._exchange`` itself when the run has no cache."""
     cache = agent.ctx.cache if agent.ctx is not None else None
     if cache is None:

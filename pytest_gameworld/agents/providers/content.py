@@ -6,7 +6,7 @@ import base64
 import io
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from .coords import downscaled_size
 
@@ -78,7 +78,7 @@ def encode_screenshot(raw: bytes, fmt: str = "png", target_width: int | None = N
     return Image(buf.getvalue(), f"image/{fmt}", out.width, out.height)
 
 
-Part = Union[str, Image]
+Part = str | Image
 
 
 def blocks(parts: list[Part], fmt: ContentFormat, image_detail: str | None = None) -> list[dict[str, Any]]:
@@ -113,7 +113,8 @@ def _image(img: Image, fmt: ContentFormat, detail: str | None) -> dict[str, Any]
 def scrub(value: Any, images: list[Image], steps: list[int | None] | None = None) -> Any:
     """A JSON-able copy of a request with every image payload replaced by its placeholder; with ``steps``
     (the 0-based step each image was taken at, in the order the request holds them) the placeholder names it,
-    1-based ("screen of step 3" for step 2), so a viewer can show that step's frame. Equal screenshots of different steps are told apart by their order."""
+    1-based ("screen of step 3" for step 2), so a viewer can show that step's frame. Equal screenshots of different
+    steps are told apart by their order."""
     known: dict[Any, list[str]] = {}
     for i, img in enumerate(images):
         step = steps[i] if steps is not None and i < len(steps) else None

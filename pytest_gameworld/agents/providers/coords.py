@@ -48,7 +48,7 @@ class Frame:
     space_h: float
 
     @classmethod
-    def for_image(cls, viewport: tuple[int, int], image: tuple[int, int], mode: Mode) -> "Frame":
+    def for_image(cls, viewport: tuple[int, int], image: tuple[int, int], mode: Mode) -> Frame:
         """Absolute: the sent image's pixels; normalized_1000: a 1000x1000 grid (also Gemini's 0-999)."""
         if mode == "normalized_1000":
             return cls(viewport[0], viewport[1], 1000.0, 1000.0)

@@ -67,7 +67,7 @@ def computer_action(name: str, args: dict[str, Any]) -> Proposal:
 def _grid(args: dict[str, Any], xk: str = "x", yk: str = "y") -> dict[str, float] | None:
     """A point on the 0-999 grid, clamped as the original clamps it (a missing coordinate reads as 0);
     None when a coordinate is not a finite number (the original's parser fails on it)."""
-    out = {}
+    out: dict[str, float] = {}
     for key, name in ((xk, "x"), (yk, "y")):
         try:
             value = float(args.get(key, 0))

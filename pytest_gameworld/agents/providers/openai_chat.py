@@ -6,13 +6,13 @@ from typing import Any
 
 from ...play.actions import Proposal
 from ..base import Usage
+from . import qwen_format, uitars_format
 from .base import Parsed, ProviderAgent
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame
 from .retry import Failure
 from .sdk import post_as_built, require, stainless_failure
-from . import qwen_format, uitars_format
 from .textformats import parse_qwen, parse_uitars, split_think
 from .tools import computer_use_call, to_openai_chat
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...play.actions import Proposal
 from ...catalog.specs import ModelSpec
+from ...play.actions import Proposal
 from ..base import RunContext, Usage
 from .base import Parsed, ProviderAgent, display_size
 from .connection import Connection
 from .content import Image, Part
 from .coords import Frame, Mode
 from .keys import key_args, key_list
-from .original_actions import drag_or_hold, hold, key_press, no_action, number, pointer_move, scroll_direction, scroll_key, split_keys
 from .openai_chat import make_openai_client
+from .original_actions import drag_or_hold, hold, key_press, no_action, number, pointer_move, scroll_direction, scroll_key, split_keys
 from .retry import Failure
 from .sdk import post_as_built, require, stainless_failure
 from .textformats import split_think

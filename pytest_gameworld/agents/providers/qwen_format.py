@@ -217,7 +217,7 @@ def _verb(verb: str, args: dict[str, Any]) -> Proposal | None:
         keys = _keys(args.get(first) or args.get(second))
         if not keys:
             return None
-        out = {"key": keys[0]} if len(keys) == 1 else {"keys": keys}
+        out: dict[str, Any] = {"key": keys[0]} if len(keys) == 1 else {"keys": keys}
         duration = args.get("duration")
         if isinstance(duration, (int, float)) and seconds(duration) is not None:
             out["duration"] = float(duration)

@@ -6,8 +6,9 @@ import asyncio
 import email.utils
 import math
 import time
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any
 
 from ..base import AgentError
 from .throttle import EndpointThrottle

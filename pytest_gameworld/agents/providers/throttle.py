@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import AsyncIterator, Callable
 
 
 class EndpointThrottle:
@@ -57,7 +57,7 @@ class EndpointThrottle:
 
 
 # Per event loop (a semaphore belongs to one), per endpoint.
-_THROTTLES: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, EndpointThrottle]]" = \
+_THROTTLES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, EndpointThrottle]] = \
     weakref.WeakKeyDictionary()
 
 

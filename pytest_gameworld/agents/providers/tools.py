@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ...play.actions import Proposal
 from ...catalog.specs import ArgSpec, Control, Role
+from ...play.actions import Proposal
 
 COMPUTER_USE = "computer_use"
 CUA_ACTIONS = ("click", "right_click", "click_hold", "drag", "mouse_move", "scroll", "type", "press_key",

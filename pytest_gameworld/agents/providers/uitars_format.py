@@ -133,8 +133,8 @@ def _action(verb: str, kw: dict[str, Any], normalized: bool, json_form: bool = F
     if json_form:
         return _json_action(verb, kw)
     if verb in ("click", "click_hold", "mouse_move"):
-        keys = ("point", "target", "coordinate") if verb == "mouse_move" else ("point", "start_box")
-        where = point(next((kw[k] for k in keys if kw.get(k)), None), normalized)
+        names = ("point", "target", "coordinate") if verb == "mouse_move" else ("point", "start_box")
+        where = point(next((kw[k] for k in names if kw.get(k)), None), normalized)
         if where is None:
             return refused(f"{verb} needs a point")
         out: dict[str, Any] = {"x": where[0], "y": where[1]}
