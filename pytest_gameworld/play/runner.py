@@ -81,6 +81,9 @@ def state_summary(state: dict[str, Any], task: TaskSpec) -> dict[str, Any]:
             "terminal": state.get("terminal"), "fields": fields}
 
 
+WRITE_WAIT_S = 30.0  # the longest a step waits for the trajectory writes of the step before the last
+
+
 def yield_cpu() -> None:
     """Put the calling thread at the lowest CPU priority (Linux: nice is per thread), so encoding kept frames
     takes only CPU the browser, the model call and the loop leave idle (on 2 cores it otherwise slows every
@@ -108,6 +111,7 @@ class Trajectory:
         self._fh = jsonl.written(self.path, open_steps)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="gw-trajectory", initializer=yield_cpu)
         self._pending: list[Future[None]] = []
+        self._before_last: list[Future[None]] = []  # what was queued when the previous step began
         self._shared = SharedValues()
         self._last_frame: tuple[bytes, str] | None = None  # the last kept capture and its file
 
@@ -124,9 +128,15 @@ class Trajectory:
         self._queue(jsonl.written, path, lambda: write_frame(path, shot, compact, width))
         return name
 
-    def raise_failed(self) -> None:
-        """Raise the first queued write that failed (a RecordWriteError naming its file): called as each step
-        begins, so a full disk stops the run before its next model call, not after its last."""
+    async def raise_failed(self) -> None:
+        """Raise the first queued write that failed (a RecordWriteError naming its file): awaited as each step
+        begins. The writes queued before the previous step began are waited for first (bounded), so a full disk
+        stops the run at most one step after the write that failed, however far the low-priority writer thread
+        lags behind a fast loop; the last step's writes still overlap this step's model call."""
+        older, self._before_last = self._before_last, list(self._pending)
+        waiting = [asyncio.wrap_future(f) for f in older if not f.done()]
+        if waiting:
+            await asyncio.wait(waiting, timeout=WRITE_WAIT_S)
         for f in self._pending:
             if f.done() and f.exception() is not None:
                 raise f.exception()  # type: ignore[misc]
@@ -321,7 +331,7 @@ class _Run:
         return turn
 
     async def step(self) -> StepEval:
-        self.traj.raise_failed()
+        await self.traj.raise_failed()
         cfg, step, shot = self.cfg, self.steps, self.shot
         frame = None
         if cfg.keep_frames and shot is not None:
