@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_gameworld.play.runner import WRITE_LAG_STEPS
 from pytest_gameworld.records.sessions import read_session
 
 FILL_AT = 3  # the step at which the agent fills the disk
@@ -123,13 +124,13 @@ def test_a_full_disk_stops_the_session_at_its_first_failed_write_and_it_resumes_
     r = _pytest(proj, disk)
     _check_stopped(r, disk)
     calls = _calls(proj)
-    # Before: every run asked its agent for all 20 steps while nothing was kept. Now the run stops at most one
-    # step after its first write that failed: the lines appended after the disk filled still fit in the file's
-    # last allocated page (tmpfs allocates by page), so that write comes a few steps after FILL_AT.
+    # Before: every run asked its agent for all 20 steps while nothing was kept. Now the run stops at most
+    # WRITE_LAG_STEPS steps after its first write that failed: the lines appended after the disk filled still fit
+    # in the file's last allocated page (tmpfs allocates by page), so that write comes a few steps after FILL_AT.
     (traj,) = (disk / "r" / "s" / "runs").rglob("steps.jsonl")
     kept = sum(1 for ln in traj.read_bytes().split(b"\n") if ln.startswith(b'{"event":"step"') or b'"event": "step"' in ln)
-    assert FILL_AT <= kept < STEPS - 2, kept
-    assert calls.get("01_01", 0) <= kept + 2 and "01_02" not in calls and "01_03" not in calls, (calls, kept)
+    assert FILL_AT <= kept < STEPS - WRITE_LAG_STEPS - 1, kept
+    assert calls.get("01_01", 0) <= kept + WRITE_LAG_STEPS + 1 and "01_02" not in calls and "01_03" not in calls, (calls, kept)
     assert "not written: cannot write" in r.stdout, r.stdout[-3000:]  # the pages, named in the summary
     read = read_session(disk / "r" / "s")
     assert not any(r.get("status") == "ok" for r in read.records), "nothing is scored from a cut trajectory"
