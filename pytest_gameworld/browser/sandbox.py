@@ -401,7 +401,7 @@ class GameSession:
         deadline = asyncio.get_running_loop().time() + within_s
         while self.page.url == left and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.05)
-        return self.page.url if self.page.url != left else "a page that had not loaded within 2 s"
+        return self.page.url if self.page.url != left else f"a page that had not loaded within {within_s:g} s"
 
     async def screenshot(self, fmt: str = "png", quality: int = 80) -> bytes:
         """A viewport screenshot through CDP (about half the cost of page.screenshot)."""

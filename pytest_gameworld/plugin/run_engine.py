@@ -222,8 +222,8 @@ class RunEngine:
             raise RunOverdue(f"{flight.cfg.game.id}: the run did not end within {self._bound_s(flight.cfg):g} s "
                              "(each step's agent and page limits together)") from None
         except BrowserUnreachable as exc:
-            # No later run could start either: pytest (and xdist, which passes it on) stops after this item.
-            self.stop_reason = str(exc)
+            # No later run could start either (_play has already stopped new starts): pytest, and xdist, which
+            # passes it on, stop after this item.
             item.session.shouldstop = str(exc)
             raise
         finally:
