@@ -95,6 +95,15 @@ def yield_cpu() -> None:
         pass
 
 
+def _awaitable(write: Future[None]) -> asyncio.Future[None]:
+    """An asyncio view of a queued write. A failure is raised from the write itself (Trajectory.raise_failed,
+    drain); the view's copy of it is marked read, or asyncio prints "Future exception was never retrieved" with
+    a traceback at exit for every view nobody awaited to the end (a wait that timed out, a drain that raised)."""
+    view = asyncio.wrap_future(write)
+    view.add_done_callback(lambda v: v.cancelled() or v.exception())
+    return view
+
+
 class Trajectory:
     """The run's steps.jsonl and kept frames, written in order by one thread of their own: serializing a step
     line and encoding its frame run while the loop waits on the browser and the model. What steps repeat (the
@@ -137,7 +146,7 @@ class Trajectory:
         step's alone cost ./gw bench 3 min 10 s against 2 min 40 s: the writer runs on idle CPU only)."""
         self._marks.append(list(self._pending))
         older = self._marks.pop(0) if len(self._marks) > WRITE_LAG_STEPS else []
-        waiting = [asyncio.wrap_future(f) for f in older if not f.done()]
+        waiting = [_awaitable(f) for f in older if not f.done()]
         if waiting:
             await asyncio.wait(waiting, timeout=WRITE_WAIT_S)
         for f in self._pending:
@@ -157,7 +166,7 @@ class Trajectory:
         """Wait until everything queued is written; the first failed write is raised here."""
         pending, self._pending = self._pending, []
         for f in pending:
-            await asyncio.wrap_future(f)
+            await _awaitable(f)
 
     def close(self) -> None:
         """Finish every queued write, then close the file (a failed write was raised by drain, or is lost
