@@ -1,10 +1,11 @@
 // 2048 for pytest-gameworld.
 //
 // Layout of this file:
-//   1. constants and helpers (hash, PRNG, board maths)  - pure
+//   1. constants and helpers (board maths)              - pure
 //   2. createCore(seed, level): the simulation            - pure, no DOM, no clock
 //   3. renderer: draws a core onto the 1280x720 canvas
-//   4. browser shell: keyboard queue, fixed-tick rAF loop, window.gameAPI
+//   4. browser shell: window.gameAPI on the shared shell (catalog/games/_shell: seeded
+//      randomness, keyboard queue, fixed-tick rAF loop, episodes, mounting)
 //
 // The simulation never reads Date.now()/performance.now(); it only counts
 // ticks, so a run is a pure function of (seed, level, input events per tick).
@@ -32,35 +33,9 @@
     ArrowRight: "right",
   };
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds give unrelated PRNG states.
-  function hash32(...parts) {
-    const text = parts.join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state kept in a plain object, so cloning a core can
-  // copy the stream position exactly.
-  function makeRng(seed) {
-    return { s: seed >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a + murmur3 finaliser and mulberry32 on {s} (catalog/games/_shell): a clone of a
+  // core copies the streams' positions exactly.
+  const { hash32, makeRng, nextRandom } = window.GameShell;
 
   // Cell indices (row-major, 0..15) of each line in the order tiles slide
   // towards: the first index is the wall they pile against.
@@ -87,6 +62,7 @@
 
   // Slide one board in one direction. Returns the new board, the points won
   // and a trace of where every tile went (used only for the slide animation).
+  // The oracle's lookahead slides with this same function (window.__gw2048).
   // Merging walks from the wall outwards, so the pair nearer the wall merges
   // first and a merged tile never merges again in the same move.
   function slideBoard(board, dir) {
@@ -460,72 +436,42 @@
   }
 
   // ------------------------------------------------------- 4. browser shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
-  const keyQueue = []; // {down: bool, key} in arrival order
-  const held = new Set();
-  const USED_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter"]);
-
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  window.addEventListener("keydown", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Enter"],
     // Humans restart from the game-over panel; the harness resets by API.
-    if (key === "Enter" && !window.__GW_HARNESS__ && core && core.status === "terminal") {
+    onDown(key) {
+      if (key !== "Enter" || window.__GW_HARNESS__ || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ down: true, key });
-  });
-  window.addEventListener("keyup", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    keyQueue.push({ down: false, key });
+      return true;
+    },
   });
 
-  // Drain the queue into this tick's edges. A key pressed and released
-  // between two ticks still yields its edge.
+  // This tick's key-downs in arrival order, as a list: two arrows between two
+  // ticks are two moves, in their order. Repeats were dropped by the shell, so
+  // every keydown is a real press (even if a keyup was lost, e.g. to a window
+  // switch); 2048 reads no held keys.
   function takeInput() {
     const pressed = [];
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        // Repeats were dropped at the listener, so every keydown is a real
-        // press (even if a keyup was lost, e.g. to a window switch).
-        pressed.push(ev.key);
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    return { pressed, held: new Set([...held, ...pressed]) };
+    for (const ev of keys.drain()) if (ev.down) pressed.push(ev.key);
+    return { pressed };
   }
 
-  // The only rAF loop, started once at load. Fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (typeof now !== "number") now = performance.now();
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  // Fixed 1/60 s ticks from the shell's accumulator over rAF timestamps
+  // (virtual under the harness).
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
       if (core) core.tick(takeInput());
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS); // never spiral after a stall
-    const key = viewKey(core);
-    if (key !== drawnKey) render(core);
-    drawnKey = key;
-  }
+    },
+    render() {
+      const key = viewKey(core);
+      if (key !== drawnKey) render(core);
+      drawnKey = key;
+    },
+  });
 
   // Redraw only when the picture can change (an animation runs, or the board, score or
   // status changed): idle frames cost nothing, which keeps long waits cheap to simulate.
@@ -537,15 +483,6 @@
     return `${core.attempts} ${core.moves} ${core.status} ${lm ? lm.tick : -1}`;
   }
 
-  function startEpisode(seed, level) {
-    keyQueue.length = 0;
-    held.clear();
-    core = createCore(seed, level);
-    core.attempts = attempts;
-    render(core);
-    drawnKey = viewKey(core);
-  }
-
   // 2048 has a single level; anything else is treated as level 1.
   function pickLevel(level) {
     if (level !== undefined && level !== null && Number(level) !== 1) {
@@ -554,26 +491,25 @@
     return 1;
   }
 
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level, config, attempts) {
+      keys.clear();
+      core = createCore(seed, level);
+      core.attempts = attempts;
+      render(core);
+      drawnKey = viewKey(core);
+    },
+  });
+
   const api = {
     capabilities: {
       supports_seed: true,
       supports_inplace_reset: true,
       supports_level_select: false,
     },
-    init(config) {
-      const cfg = config || {};
-      attempts = 1;
-      startEpisode(cfg.seed ?? 42, pickLevel(cfg.level));
-      return { ok: true };
-    },
-    reset(options) {
-      const opts = options || {};
-      const seed = opts.seed ?? (core ? core.seed : 42);
-      const level = pickLevel(opts.level ?? (core ? core.level : 1));
-      attempts += 1;
-      startEpisode(seed, level);
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
       const state = core ? core.snapshot() : loadingSnapshot();
       // Date.now() is the harness's virtual clock, so this stays deterministic.
@@ -582,11 +518,14 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only (it may clone and simulate ahead).
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  render(null);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  // No canvas to fit: index.html's CSS scales it for humans. window.__gw2048 is
+  // private to oracle.js: the game's own slide rule for its lookahead.
+  const oracleRules = Object.freeze({ slideBoard });
+  Shell.mount({
+    api,
+    core: () => core,
+    handles: { __gw2048: () => oracleRules },
+    first: () => render(null),
+    loop,
+  });
 })();

@@ -1,11 +1,11 @@
 // Reference policy for 2048: expectimax of depth 2 (move, spawn, move,
-// spawn, evaluate). It reads only the board from getState() and answers with
-// a registered semantic control id. It never picks a move that would not
+// spawn, evaluate). It reads only the board from getState(), slides it with
+// the game's own rule (window.__gw2048, from game.js) and answers with a
+// registered semantic control id. It never picks a move that would not
 // change the board.
 (function () {
   "use strict";
 
-  const SIZE = 4;
   const DIRS = ["left", "up", "right", "down"];
   const CONTROL = { up: "move_up", down: "move_down", left: "move_left", right: "move_right" };
   const MAX_CHANCE_CELLS = 4; // chance nodes look at no more than 4 empty cells
@@ -40,52 +40,12 @@
     return [].concat(...m);
   }
 
-  // Lines of cell indices in slide order (first = wall side).
-  function lineIndices(dir) {
-    const lines = [];
-    for (let i = 0; i < SIZE; i++) {
-      const line = [];
-      for (let j = 0; j < SIZE; j++) {
-        if (dir === "left") line.push(i * SIZE + j);
-        else if (dir === "right") line.push(i * SIZE + (SIZE - 1 - j));
-        else if (dir === "up") line.push(j * SIZE + i);
-        else line.push((SIZE - 1 - j) * SIZE + i);
-      }
-      lines.push(line);
-    }
-    return lines;
-  }
-  const LINES = {};
-  for (const d of DIRS) LINES[d] = lineIndices(d);
-
-  // Same rules as the game: slide, merge the pair nearest the wall first,
-  // one merge per tile. Returns null when the move changes nothing.
+  // The game's slide (game.js's slideBoard, handed over as window.__gw2048),
+  // so the lookahead cannot drift from the rules it plays. Returns null when
+  // the move changes nothing.
   function slide(board, dir) {
-    const out = board.slice();
-    let gained = 0;
-    let changed = false;
-    for (const line of LINES[dir]) {
-      const packed = [0, 0, 0, 0];
-      let dest = 0;
-      let canMerge = false;
-      for (let j = 0; j < SIZE; j++) {
-        const v = board[line[j]];
-        if (v === 0) continue;
-        if (canMerge && packed[dest - 1] === v) {
-          packed[dest - 1] = v * 2;
-          gained += v * 2;
-          canMerge = false;
-        } else {
-          packed[dest++] = v;
-          canMerge = true;
-        }
-      }
-      for (let j = 0; j < SIZE; j++) {
-        if (packed[j] !== board[line[j]]) changed = true;
-        out[line[j]] = packed[j];
-      }
-    }
-    return changed ? { board: out, gained } : null;
+    const next = window.__gw2048.slideBoard(board, dir);
+    return next.changed ? next : null;
   }
 
   // 1000 per empty cell + the snake gradient (scaled so a 2^k tile in the
@@ -178,11 +138,10 @@
       if (!dir) return { control: "wait", args: {} };
       return { control: CONTROL[dir], args: {} };
     },
-    // For tests outside the browser.
+    // For checks in the game's page (the slide rule is the game's).
     _bestDirection: bestDirection,
     _evaluate: evaluate,
   };
 
-  if (typeof window !== "undefined") window.gameOracle = oracle;
-  if (typeof module !== "undefined" && module.exports) module.exports = oracle;
+  window.gameOracle = oracle;
 })();

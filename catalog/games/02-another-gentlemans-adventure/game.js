@@ -1,10 +1,12 @@
 // Another Gentleman's Adventure for pytest-gameworld.
 //
 // Layout: a pure simulation core (createCore) that knows nothing about the DOM,
-// a canvas renderer with the level painted once onto an offscreen canvas, a
-// keyboard queue, one requestAnimationFrame loop with fixed 1/60 s ticks, and
-// window.gameAPI. The oracle clones the core through window.__gwCore to look
-// ahead; nothing else is exposed. One hand-made level, no randomness at all.
+// a canvas renderer with the level painted once onto an offscreen canvas, and
+// window.gameAPI. The keyboard queue, the requestAnimationFrame loop with fixed
+// 1/60 s ticks, episodes and mounting come from the shared shell
+// (catalog/games/_shell/shell.js, loaded first by index.html). The oracle
+// clones the core through window.__gwCore to look ahead; nothing else is
+// exposed. One hand-made level, no randomness at all.
 (function () {
   "use strict";
 
@@ -385,45 +387,25 @@
   };
 
   // ---------------------------------------------------------------------------
-  // Keyboard: events are queued and consumed at the start of each tick, so a
-  // press and release between two ticks still gives one `pressed` edge.
+  // Keyboard (catalog/games/_shell): events are queued and consumed at the
+  // start of each tick, so a press and release between two ticks still gives
+  // one `pressed` edge.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set(["Enter", "ArrowUp", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["Enter", "ArrowUp", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the end screen starts again (the harness resets itself).
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
-    for (const k of pressed) held.add(k);   // a tap counts as held for one tick
-    return { left: held.has("ArrowLeft"), right: held.has("ArrowRight"), jump: pressed.has("ArrowUp") };
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
+    const { pressed, down } = keys.take();
+    const on = (k) => down.has(k) || pressed.has(k);   // a tap counts as held for one tick
+    return { left: on("ArrowLeft"), right: on("ArrowRight"), jump: pressed.has("ArrowUp") };
   }
 
   // ---------------------------------------------------------------------------
@@ -740,49 +722,31 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
+  // Loop (catalog/games/_shell): one rAF loop for the page's lifetime, fixed
+  // ticks from an accumulator, a backlog dropped rather than spiral. Under the
+  // harness only the frames that can be seen are drawn (two in three skipped).
   // ---------------------------------------------------------------------------
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every screenshot exact and skips two
-  // draws in three. A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
-  let moved = false;            // ticks ran since the last drawn frame
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let lastFrame = null;
-  let acc = 0;
+  let moved = false;            // ticks ran since the last drawn frame
 
-  function frame(now) {
-    let n = 0;
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        const inp = consumeInput();
-        if (core) core.tick(inp);
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick() {
+      moved = true;
+      const inp = consumeInput();
+      if (core) core.tick(inp);
+    },
     // Redraw only when something on screen changed (ticks with the gentleman
     // standing still and no beetle in view leave the picture as it was).
-    if (n > 0) moved = true;
-    if (moved && frameCanBeSeen(now)) {
+    render() {
+      if (!moved) return;
       moved = false;
       const key = viewKey(core);
       if (key !== lastViewKey) { render(); lastViewKey = key; }
-    }
-    requestAnimationFrame(frame);
-  }
+    },
+  });
 
   let lastViewKey = null;
   function viewKey(c) {
@@ -800,20 +764,23 @@
   }
 
   // ---------------------------------------------------------------------------
-  // window.gameAPI
+  // window.gameAPI; episodes (catalog/games/_shell) carry the seed over and
+  // count the attempts. The seed is only reported: one hand-made level.
   // ---------------------------------------------------------------------------
-  function startEpisode() {
-    clearInput();
-    core = createCore(1);
-    attempts++;
-    render();
-    lastViewKey = viewKey(core);
-  }
+  const ep = Shell.episodes({
+    pickLevel: () => 1,
+    start() {
+      keys.clear();
+      core = createCore(1);
+      render();
+      lastViewKey = viewKey(core);
+    },
+  });
 
   function stateOf(s) {
     return {
       gameId: GAME_ID,
-      seed: seed,
+      seed: ep.seed,
       timestampMs: Date.now(),     // the harness's virtual clock
       gameTimeMs: s.gameTimeMs,
       status: s.status,
@@ -839,7 +806,7 @@
         lives: s.lives,
         distance_to_nearest_coin: s.nearestCoin,
         session_stats: { jumps: s.jumps, blocks_hit: s.blocksHit },
-        attempts: attempts,
+        attempts: ep.attempts,
       },
       raw: { checkpoint_x: s.checkpointX, tile: TILE, world_y0_screen: OY },
     };
@@ -852,20 +819,8 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       if (!core) {
@@ -875,21 +830,6 @@
     },
   };
 
-  window.gameAPI = api;
   // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

@@ -2,10 +2,11 @@
 //
 // Layout: a pure simulation core (createCore) that knows nothing about the DOM,
 // a canvas renderer with each level's tiles painted once onto an offscreen
-// canvas, a keyboard queue, one requestAnimationFrame loop with fixed 1/60 s
-// ticks, and window.gameAPI. The oracle clones the core through
-// window.__gwCore to look ahead; nothing else is exposed. Five hand-made
-// one-screen levels, no randomness at all.
+// canvas, and window.gameAPI. The keyboard queue, the requestAnimationFrame
+// loop with fixed 1/60 s ticks, episodes and mounting come from the shared
+// shell (catalog/games/_shell/shell.js, loaded first by index.html). The
+// oracle clones the core through window.__gwCore to look ahead; nothing else
+// is exposed. Five hand-made one-screen levels, no randomness at all.
 (function () {
   "use strict";
 
@@ -484,54 +485,32 @@
   };
 
   // ---------------------------------------------------------------------------
-  // Keyboard: events are queued and consumed at the start of each tick, so a
-  // press and release between two ticks still gives one `pressed` edge.
-  // w/a/s/d mirror the arrows.
+  // Keyboard (catalog/games/_shell): events are queued and consumed at the
+  // start of each tick, so a press and release between two ticks still gives
+  // one `pressed` edge. w/a/s/d mirror the arrows.
   // ---------------------------------------------------------------------------
-  const ALIAS = { w: "ArrowUp", a: "ArrowLeft", s: "ArrowDown", d: "ArrowRight" };
-  const USED_KEYS = new Set(["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Shift", "r", "w", "a", "s", "d"]);
   const MOVE_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " "]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const raw = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(raw)) e.preventDefault();
-    if (e.repeat) return;
-    const k = ALIAS[raw] || raw;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Shift", "r", "w", "a", "s", "d"],
+    alias: { w: "ArrowUp", a: "ArrowLeft", s: "ArrowDown", d: "ArrowRight" },
     // Humans only: Enter on the end screen starts again (the harness resets itself).
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
-    for (const k of pressed) held.add(k);   // a tap counts as held for one tick
+    const { pressed, down } = keys.take();
+    const on = (k) => down.has(k) || pressed.has(k);   // a tap counts as held for one tick
     let move = false;
     for (const k of pressed) if (MOVE_KEYS.has(k)) move = true;
     return {
-      left: held.has("ArrowLeft"), right: held.has("ArrowRight"), up: held.has("ArrowUp"), down: held.has("ArrowDown"),
-      jet: held.has("Shift"), jump: pressed.has(" "), restart: pressed.has("r"), move: move,
+      left: on("ArrowLeft"), right: on("ArrowRight"), up: on("ArrowUp"), down: on("ArrowDown"),
+      jet: on("Shift"), jump: pressed.has(" "), restart: pressed.has("r"), move: move,
     };
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
   }
 
   // ---------------------------------------------------------------------------
@@ -790,54 +769,48 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
+  // Loop (catalog/games/_shell): one rAF loop for the page's lifetime, fixed
+  // ticks from an accumulator, a backlog dropped rather than spiral.
   // ---------------------------------------------------------------------------
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
+  let ticked = false;           // ticks ran in this frame
 
-  function frame(now) {
-    let n = 0;
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        const inp = consumeInput();
-        if (core) core.tick(inp);
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
-    if (n > 0) render();            // nothing moves between ticks: no redraw needed
-    requestAnimationFrame(frame);
-  }
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    tick() {
+      ticked = true;
+      const inp = consumeInput();
+      if (core) core.tick(inp);
+    },
+    render() {
+      if (ticked) render();         // nothing moves between ticks: no redraw needed
+      ticked = false;
+    },
+  });
 
   // ---------------------------------------------------------------------------
-  // window.gameAPI
+  // window.gameAPI; episodes (catalog/games/_shell) carry the seed and level
+  // over and count the attempts. The seed is only reported: hand-made levels.
   // ---------------------------------------------------------------------------
   function pickLevel(v) {
     const n = Number(v);
     return Number.isInteger(n) && n >= 1 && n <= LEVEL_COUNT ? n : 1;
   }
 
-  function startEpisode() {
-    clearInput();
-    core = createCore(level);
-    attempts++;
-    render();
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(level);
+      render();
+    },
+  });
 
   function stateOf(s) {
     return {
       gameId: GAME_ID,
-      seed: seed,
+      seed: ep.seed,
       timestampMs: Date.now(),     // the harness's virtual clock
       gameTimeMs: s.gameTimeMs,
       status: s.status,
@@ -861,7 +834,7 @@
         fuel_pickups: s.fuelPickups,
         aliens_stomped: s.stomps,
         restarts: s.restarts,
-        attempts: attempts,
+        attempts: ep.attempts,
       },
       raw: { tile: TILE, world_y0_screen: OY },
     };
@@ -874,46 +847,17 @@
       supports_level_select: true,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = pickLevel(config.level === undefined || config.level === null ? 1 : config.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      if (options.level !== undefined && options.level !== null) level = pickLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       if (!core) {
-        return stateOf(Object.assign(createCore(level).snapshot(), { status: "loading" }));
+        return stateOf(Object.assign(createCore(ep.level).snapshot(), { status: "loading" }));
       }
       return stateOf(core.snapshot());
     },
   };
 
-  window.gameAPI = api;
   // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

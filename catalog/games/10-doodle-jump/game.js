@@ -1,9 +1,11 @@
 // Doodle Jump for pytest-gameworld.
 //
 // Layout: a pure simulation core (createCore) that knows nothing about the DOM,
-// a canvas renderer, a keyboard queue, one requestAnimationFrame loop with fixed
-// 1/60 s ticks, and window.gameAPI. The oracle clones the core through
-// window.__gwCore to look ahead; nothing else is exposed.
+// a canvas renderer, and window.gameAPI; the keyboard queue, the one
+// requestAnimationFrame loop with fixed 1/60 s ticks and the episodes come from
+// the shared shell (catalog/games/_shell/shell.js). The oracle clones the core
+// through window.__gwCore to look ahead, with the rules' constants from
+// window.__gwDoodleJump.
 //
 // World coordinates: x in [0, 540) across the wrapping playfield (doodle centre),
 // y grows downwards with the starting platform's top at y = 0, so the altitude of
@@ -75,25 +77,9 @@
   // Deterministic randomness
   // ---------------------------------------------------------------------------
 
-  // FNV-1a over the parts joined by "|": stable across hosts, no Math.random.
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object so the core can be cloned.
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 on {s}, so the core can be
+  // cloned (catalog/games/_shell): stable across hosts, no Math.random.
+  const { fnv32: hash32, nextRandom: rngNext } = window.GameShell;
   function rngRange(rng, lo, hi) {
     return lo + rngNext(rng) * (hi - lo);
   }
@@ -387,52 +373,36 @@
     };
   };
 
-  // ---------------------------------------------------------------------------
-  // Keyboard: events are queued and consumed at the start of each tick, so a
-  // press and release between two ticks still counts as held for one tick.
-  // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
+  // The rules the oracle's look-ahead prices routes with (oracle.js), so that it
+  // never keeps copies of them.
+  window.__gwDoodleJump = {
+    wrapDelta, TICK_HZ, GRAVITY, BOUNCE_VY, SPRING_VY, ACCEL, MAX_VX, FIELD_W, FIELD_H, DOODLE, PLAT_W, SPRING_W,
+    CAMERA_LINE,
+  };
 
-  function normKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const k = normKey(e);
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  // ---------------------------------------------------------------------------
+  // Keyboard: events are queued and consumed at the start of each tick
+  // (catalog/games/_shell), so a press and release between two ticks still
+  // counts as held for one tick.
+  // ---------------------------------------------------------------------------
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the game-over screen starts again. Agents never see a
     // terminal frame (the harness resets first) and have no Enter key.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
-  // Drain the queue; returns this tick's held set. A key that went down during
-  // the tick counts as held for it even if it also came up (very short taps).
+  // This tick's held set. A key that went down during the tick counts as held
+  // for it even if it also came up (very short taps).
   function consumeInput() {
-    const tapped = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        input.held.add(ev.key);
-        tapped.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    for (const k of input.held) tapped.add(k);
-    return tapped;
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
+    const { downs, down } = keys.take();
+    for (const k of downs) down.add(k);
+    return down;
   }
 
   // ---------------------------------------------------------------------------
@@ -629,7 +599,7 @@
   // strip under it, as on the screen) and copy that each frame.
   let hudLayer = null, hudKey = null;
   function drawHud(c) {
-    const key = c.level + ":" + c.score + ":" + c.springsUsed + ":" + attempts;
+    const key = c.level + ":" + c.score + ":" + c.springsUsed + ":" + ep.attempts;
     if (!hudLayer) {
       hudLayer = document.createElement("canvas");
       hudLayer.width = W;
@@ -645,7 +615,7 @@
       textOutlined("Doodle Jump", 20, HUD_H / 2, "bold 28px sans-serif", "left");
       textOutlined("Level " + c.level, 210, HUD_H / 2 + 1, "20px sans-serif", "left");
       textOutlined("Score " + c.score, W / 2, HUD_H / 2, "bold 28px sans-serif", "center");
-      textOutlined("Springs " + c.springsUsed + "   Attempt " + attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
+      textOutlined("Springs " + c.springsUsed + "   Attempt " + ep.attempts, W - 20, HUD_H / 2, "20px sans-serif", "right");
       ctx = main;
     }
     ctx.drawImage(hudLayer, 0, 0);
@@ -688,29 +658,13 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator;
-  // a frame is drawn only when a tick ran or an episode started.
+  // Loop: the shell's one rAF loop for the page's lifetime, fixed ticks from an
+  // accumulator (a backlog of 15 ticks is dropped); a frame is drawn only when a
+  // tick ran or an episode started.
   // ---------------------------------------------------------------------------
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
   let dirty = true;
-
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every picture exact and skips two
-  // draws in three (a skipped frame leaves `dirty` set for the next visible
-  // one). A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
 
   function runTick() {
     const held = consumeInput();
@@ -719,35 +673,32 @@
     dirty = true;
   }
 
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      let n = 0;
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        runTick();
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
-    if (dirty && frameCanBeSeen(now)) {
+  // Under the harness only the frames that can be photographed are drawn
+  // (visibleOnly: two in three skipped); a skipped frame leaves `dirty` set for
+  // the next visible one. A human in a normal browser gets every frame.
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick: runTick,
+    render() {
+      if (!dirty) return;
       render();
       dirty = false;
-    }
-    requestAnimationFrame(frame);
-  }
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  function startEpisode() {
-    clearInput();
-    core = createCore(seed, level);
-    attempts++;
-    render();                      // the first screenshot is already current
-    dirty = false;
-  }
+  const ep = Shell.episodes({
+    pickLevel: () => 1,            // no levels (docs/games.md: level 1 only)
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render();                    // the first screenshot is already current
+      dirty = false;
+    },
+  });
 
   const api = {
     capabilities: {
@@ -756,21 +707,8 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = 1;                   // no levels (docs/games.md: level 1 only)
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       const s = core ? core.snapshot() : null;
@@ -778,14 +716,14 @@
       const score = s ? s.score : 0;
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),   // the harness's virtual clock
         gameTimeMs: s ? s.gameTimeMs : 0,
         status: status,
         terminal: s ? s.terminal : { isTerminal: false, outcome: null, reason: null },
         game_state: {
           score: score,
-          level: level,
+          level: ep.level,
           completion_progress: Math.min(1, score / 10000),
           player: s ? s.player : { x: START_X, y: 0, vx: 0, vy: 0, dir: 1, is_dead: false, alive: true },
           camera_y: s ? s.camera_y : -START_SCREEN_Y,
@@ -798,7 +736,7 @@
           platforms_visible: s ? s.platformsVisible : 0,
           springs_used: s ? s.springsUsed : 0,
           bounces: s ? s.bounces : 0,
-          attempts: attempts,
+          attempts: ep.attempts,
           deaths: s ? s.deaths : 0,
         },
         raw: {
@@ -813,23 +751,7 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays
+  // Humans: the 16:9 canvas fitted to the window with CSS; the backing store stays
   // 1280x720. Under the harness the viewport is exactly 1280x720 anyway.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

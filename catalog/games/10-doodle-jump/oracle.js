@@ -16,18 +16,12 @@
 (function () {
   "use strict";
 
-  const TICK_HZ = 60;
-  const GRAVITY = 3000;
-  const MAX_VX = 450;
-  const ACCEL = 3000;
-  const FIELD_W = 540;
-  const FIELD_H = 664;
-  const DOODLE = 50;
-  const CAMERA_LINE = Math.round(FIELD_H * 0.45);
-  const BOUNCE_VY = 1500;
-  const SPRING_VY = 3300;
-  const PLAT_HALF = 70;         // (platform 90 + doodle 50) / 2: the landing overlap
-  const SPRING_HALF = 45;       // (spring 40 + doodle 50) / 2
+  const G = window.__gwDoodleJump;   // the rules, shared with game.js
+  const { TICK_HZ, GRAVITY, MAX_VX, ACCEL, FIELD_W, FIELD_H, DOODLE, CAMERA_LINE, wrapDelta } = G;
+  const BOUNCE_VY = -G.BOUNCE_VY;   // launch speeds, upwards positive here
+  const SPRING_VY = -G.SPRING_VY;
+  const PLAT_HALF = (G.PLAT_W + DOODLE) / 2;      // 70: the landing overlap
+  const SPRING_HALF = (G.SPRING_W + DOODLE) / 2;  // 45
   // At the apex the camera line is 299 px under the view's top, so a doodle
   // dies 664 + 50 - 299 px under its apex: no landing lower than that.
   const FALL_ROOM = FIELD_H + DOODLE - CAMERA_LINE;
@@ -53,12 +47,6 @@
     { control: "move_left", left: true, right: false },
     { control: "move_right", left: false, right: true },
   ];
-
-  function wrapDelta(a, b) {
-    let d = (((b - a) % FIELD_W) + FIELD_W) % FIELD_W;
-    if (d > FIELD_W / 2) d -= FIELD_W;
-    return d;
-  }
 
   // Furthest the doodle can drift in `dir` (+1/-1) within t seconds from vx.
   function reach(vx, dir, t) {

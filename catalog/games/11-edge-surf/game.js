@@ -1,9 +1,11 @@
 // Edge Surf for pytest-gameworld.
 //
 // A pure simulation core (createCore) that knows nothing about the DOM, a
-// canvas renderer, a keyboard queue, one requestAnimationFrame loop with fixed
-// 1/60 s ticks, and window.gameAPI. The oracle clones the core through
-// window.__gwCore to look ahead; nothing else is exposed.
+// canvas renderer, and window.gameAPI; the keyboard queue, the one
+// requestAnimationFrame loop with fixed 1/60 s ticks and the episodes come from
+// the shared shell (catalog/games/_shell/shell.js). The oracle clones the core
+// through window.__gwCore to look ahead, and turns its controls into a tick's
+// input with window.__gwEdgeSurf.
 //
 // World coordinates: x across the sea (0 = centre, negative = screen left),
 // y downstream (grows as the surfer travels down the screen).
@@ -78,26 +80,10 @@
   // ---------------------------------------------------------------------------
   // Deterministic randomness
   // ---------------------------------------------------------------------------
-  function hash32(...parts) {      // FNV-1a over the parts joined by "|"
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
-  function makeRng(seed32) {       // mulberry32, state in a plain object
-    const r = { s: seed32 >>> 0 };
-    r.next = function () {
-      r.s = (r.s + 0x6d2b79f5) >>> 0;
-      let t = r.s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    r.range = (lo, hi) => lo + (hi - lo) * r.next();
-    return r;
+  // FNV-1a over the parts joined by "|", mulberry32 on {s} (catalog/games/_shell).
+  const { fnv32: hash32, makeRng, nextRandom: rngNext } = window.GameShell;
+  function rngRange(r, lo, hi) {
+    return lo + (hi - lo) * rngNext(r);
   }
 
   // ---------------------------------------------------------------------------
@@ -125,8 +111,8 @@
       const prev = this.nodes[i - 1];
       // Each chunk the channel swings at least CHANNEL_MIN_DRIFT, back toward
       // the centre near the limits, so holding one heading never follows it long.
-      const swing = r.range(CHANNEL_MIN_DRIFT, CHANNEL_DRIFT);
-      const sign = Math.abs(prev) + swing > CHANNEL_LIMIT ? -Math.sign(prev) : (r.next() < 0.5 ? -1 : 1);
+      const swing = rngRange(r, CHANNEL_MIN_DRIFT, CHANNEL_DRIFT);
+      const sign = Math.abs(prev) + swing > CHANNEL_LIMIT ? -Math.sign(prev) : (rngNext(r) < 0.5 ? -1 : 1);
       this.nodes.push(prev + sign * swing);
     }
     return this.nodes[k];
@@ -148,11 +134,11 @@
   }
 
   function makeObstacle(r, type, y) {
-    const x = r.range(-SEA_HALF + 40, SEA_HALF - 40);
-    if (type === "rock") { const d = r.range(60, 90); return { type, x, y, w: d, h: d, round: true }; }
-    if (type === "sandbar") return { type, x, y, w: r.range(200, 300), h: r.range(60, 80), round: false };
+    const x = rngRange(r, -SEA_HALF + 40, SEA_HALF - 40);
+    if (type === "rock") { const d = rngRange(r, 60, 90); return { type, x, y, w: d, h: d, round: true }; }
+    if (type === "sandbar") return { type, x, y, w: rngRange(r, 200, 300), h: rngRange(r, 60, 80), round: false };
     if (type === "buoy") return { type, x, y, w: 28, h: 28, round: true };
-    return { type, x, y, w: r.range(110, 150), h: 26, round: false };
+    return { type, x, y, w: rngRange(r, 110, 150), h: 26, round: false };
   }
 
   World.prototype.chunk = function (k) {
@@ -166,10 +152,10 @@
     const obstacles = [];
     const count = Math.round(density(y0 + CHUNK / 2) * (2 * SEA_HALF) * CHUNK / 1e6);
     for (let i = 0; i < count; i++) {
-      let u = r.next(), type = OBSTACLE_KINDS[0][0];
+      let u = rngNext(r), type = OBSTACLE_KINDS[0][0];
       for (const [t, wgt] of OBSTACLE_KINDS) { if (u < wgt) { type = t; break; } u -= wgt; }
       for (let tries = 0; tries < MAX_TRIES; tries++) {
-        const y = r.range(y0, y0 + CHUNK);
+        const y = rngRange(r, y0, y0 + CHUNK);
         const o = makeObstacle(r, type, y);
         if (y - o.h / 2 < FIRST_OBSTACLE_Y) continue;
         if (this.coversChannel(o)) continue;
@@ -183,9 +169,9 @@
     const pickups = [];
     const wants = [["boost", 0.3], ["shield", 0.15], ["heart", 0.2]];
     wants.forEach(([type, p], j) => {
-      if (k === 0 || r.next() >= p) return;
-      const y = y0 + (j + 0.2 + 0.6 * r.next()) * CHUNK / 3;   // one third of the chunk each: never stacked
-      const x = this.channelX(y) + r.range(-CHANNEL_HALF + 40, CHANNEL_HALF - 40);
+      if (k === 0 || rngNext(r) >= p) return;
+      const y = y0 + (j + 0.2 + 0.6 * rngNext(r)) * CHUNK / 3;   // one third of the chunk each: never stacked
+      const x = this.channelX(y) + rngRange(r, -CHANNEL_HALF + 40, CHANNEL_HALF - 40);
       pickups.push({ type, x, y, w: 40, h: 40, id: k * 100 + 90 + j });
     });
     obstacles.sort((a, b) => a.y - b.y);    // forEachIn bisects on y
@@ -408,46 +394,43 @@
     };
   };
 
-  // ---------------------------------------------------------------------------
-  // Keyboard: events are queued and consumed at the start of each tick.
-  // ---------------------------------------------------------------------------
+  // A tick's input from its keys: turns and boosts on press edges, slowing while
+  // Up is held, and any arrow's press starts the run. The oracle builds its
+  // look-ahead's input with it too (window.__gwEdgeSurf).
   const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
+  function tickInput(pressed, held) {
+    let start = false;
+    for (const k of pressed) if (ARROWS.has(k)) start = true;
+    return {
+      left: pressed.has("ArrowLeft"),
+      right: pressed.has("ArrowRight"),
+      boost: pressed.has("ArrowDown"),
+      slow: held.has("ArrowUp"),
+      start: start,
+    };
+  }
+  window.__gwEdgeSurf = { tickInput, TICK_HZ };
 
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
-    if (down && k === "Enter" && core && core.status === "terminal") {   // humans only
+  // ---------------------------------------------------------------------------
+  // Keyboard: events are queued and consumed at the start of each tick
+  // (catalog/games/_shell).
+  // ---------------------------------------------------------------------------
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
+    onDown(k) {   // humans only: Enter on the game-over panel surfs again
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
-  // This tick's press edges and held keys (a tap between ticks counts once).
+  // This tick's press edges and held keys (a tap between ticks counts once,
+  // and as held for its tick).
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
-    for (const k of pressed) held.add(k);
-    return { pressed, held };
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
+    const { pressed, down } = keys.take();
+    for (const k of pressed) down.add(k);
+    return { pressed, held: down };
   }
 
   // ---------------------------------------------------------------------------
@@ -734,7 +717,7 @@
       return;
     }
     // Nothing moves while `ready` or terminal: skip frames without a played tick.
-    const key = attempts + ":" + core.playTicks + ":" + core.status;
+    const key = ep.attempts + ":" + core.playTicks + ":" + core.status;
     if (!force && key === drawnKey) return;
     drawnKey = key;
     drawWorld(core);
@@ -744,91 +727,52 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
+  // Loop: the shell's one rAF loop for the page's lifetime, fixed ticks from an
+  // accumulator (a backlog of 15 ticks is dropped).
   // ---------------------------------------------------------------------------
   // Under the harness's virtual clock a step always ends on a multiple of
   // 50 ms (250 ms controls, 50 ms readiness slices) and frames fire every
   // 16 ms, so only the last frame before each 50 ms mark can ever be seen:
-  // drawing just those keeps every screenshot exact (the frame at the step's
-  // final game time) and skips two draws in three. A human in a normal
-  // browser gets every frame.
-  const SEEN_EVERY_MS = 50;
-  const FRAME_MS = 16;
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / SEEN_EVERY_MS) * SEEN_EVERY_MS < now + FRAME_MS;
-  }
+  // drawing just those (visibleOnly) keeps every screenshot exact (the frame at
+  // the step's final game time) and skips two draws in three. A human in a
+  // normal browser gets every frame.
   const TICK_MS = 1000 / TICK_HZ;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
 
   function runTick() {
     const { pressed, held } = consumeInput();
     if (!core || core.status === "terminal") return;   // input ignored until reset
-    let start = false;
-    for (const k of pressed) if (ARROWS.has(k)) start = true;
-    core.tick({
-      left: pressed.has("ArrowLeft"),
-      right: pressed.has("ArrowRight"),
-      boost: pressed.has("ArrowDown"),
-      slow: held.has("ArrowUp"),
-      start: start,
-    });
+    core.tick(tickInput(pressed, held));
   }
 
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, 250);
-      let n = 0;
-      while (acc >= TICK_MS && n < 15) { runTick(); acc -= TICK_MS; n++; }
-      if (n === 15) acc = 0;
-    }
-    lastFrame = now;
-    if (frameCanBeSeen(now)) render(false);
-    requestAnimationFrame(frame);
-  }
+  const loop = Shell.loop({ tickMs: TICK_MS, visibleOnly: true, tick: runTick, render: () => render(false) });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  function startEpisode() {
-    clearInput();
-    core = createCore(seed, level);
-    clearSprites();
-    attempts++;
-    render(true);
-  }
+  const ep = Shell.episodes({
+    pickLevel: () => 1,            // no levels
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      clearSprites();
+      render(true);
+    },
+  });
 
   const api = {
     capabilities: { supports_seed: true, supports_inplace_reset: true, supports_level_select: false },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = 1;                   // no levels
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
-      const c = core || createCore(seed, level);
+      const c = core || createCore(ep.seed, ep.level);
       const s = c.snapshot();
-      s.metrics.attempts = attempts;
+      s.metrics.attempts = ep.attempts;
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),
         gameTimeMs: s.gameTimeMs,
         status: core ? s.status : "loading",
@@ -840,20 +784,5 @@
     },
   };
 
-  window.gameAPI = api;
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render(true);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(true), loop });
 })();

@@ -12,20 +12,23 @@
 (function () {
   "use strict";
 
+  const G = window.__gwEdgeSurf;   // the game's own input rules (game.js)
   const DEPTH = 4;              // 1 s ahead
-  const STEP_TICKS = 15;        // 250 ms
+  const STEP_TICKS = 250 * G.TICK_HZ / 1000;   // 15 ticks: one 250 ms control
   const TAIL = 30;
   const SAFE = 30;              // clearance beyond this is worth nothing more
   const CONTROLS = ["wait", "turn_left", "turn_right", "slow_down"];
 
+  // Each control's key (game.yaml), pressed on a step's first tick and held
+  // through it, as the game's tickInput reads it: [first tick, later ticks].
+  const KEYS = { wait: null, turn_left: "ArrowLeft", turn_right: "ArrowRight", slow_down: "ArrowUp", boost: "ArrowDown" };
+  const INPUTS = {};
+  for (const [control, key] of Object.entries(KEYS)) {
+    const held = new Set(key ? [key] : []);
+    INPUTS[control] = [G.tickInput(held, held), G.tickInput(new Set(), held)];
+  }
   function stepInput(control, t) {
-    return {
-      left: control === "turn_left" && t === 0,
-      right: control === "turn_right" && t === 0,
-      boost: control === "boost" && t === 0,
-      slow: control === "slow_down",
-      start: t === 0 && control !== "wait",
-    };
+    return INPUTS[control][t === 0 ? 0 : 1];
   }
 
   // Returns {hits, clear} over the ticks played.

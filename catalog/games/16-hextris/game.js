@@ -1,10 +1,11 @@
 // Hextris for pytest-gameworld.
 //
 // Layout of this file:
-//   1. constants and helpers (hash, PRNG, hexagon geometry)  - pure
+//   1. constants and helpers (hexagon geometry; hash and PRNG from the shell) - pure
 //   2. createCore(seed, level): the simulation                 - pure, no DOM, no clock
 //   3. renderer: cached background, stack and scene layers; dirty rectangles for the falling blocks
-//   4. browser shell: keyboard queue, fixed-tick rAF loop, window.gameAPI
+//   4. browser shell: keyboard, fixed-tick rAF loop, episodes and window.gameAPI on the games'
+//      shared shell (catalog/games/_shell/shell.js, loaded before this file)
 //
 // Frames: six screen LANES are fixed (lane L points at L x 60 degrees, screen
 // angles grow clockwise because y points down). The hexagon's SIDES are
@@ -41,34 +42,9 @@
   };
   const COLOUR_NAMES = ["red", "yellow", "blue", "green"];
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds give unrelated PRNG states.
-  function hash32(...parts) {
-    const text = parts.join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object, so a clone copies the stream.
-  function makeRng(seed) {
-    return { s: seed >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a then a murmur3 finaliser (nearby seeds give unrelated PRNG states), and mulberry32 on a
+  // plain {s} object so a clone copies the stream (catalog/games/_shell).
+  const { hash32, makeRng, nextRandom } = window.GameShell;
 
   function mod6(n) {
     return ((n % 6) + 6) % 6;
@@ -429,11 +405,6 @@
     };
   }
 
-  // Exports for tooling that loads this file outside a browser.
-  const exported = { createCore, groupAt, LEVELS, GAME_ID, hash32 };
-  if (typeof module !== "undefined" && module.exports) module.exports = exported;
-  if (typeof document === "undefined") return; // no DOM: core only
-
   // ------------------------------------------------------------- 3. renderer
   const W = 1280;
   const H = 720;
@@ -593,7 +564,7 @@
   let sceneKey = "";
   function sceneChanged(core) {
     const turning = core.ticks - core.turnTick < TURN_TWEEN_TICKS;
-    const key = `${attempts} ${core.status} ${core.stackVersion} ${core.rot} ${turning ? core.ticks : ""} ` +
+    const key = `${ep.attempts} ${core.status} ${core.stackVersion} ${core.rot} ${turning ? core.ticks : ""} ` +
       `${core.score} ${core.activeCombo()} ${core.blocksCleared}`;
     if (sceneLayer && key === sceneKey) return false;
     sceneKey = key;
@@ -639,92 +610,47 @@
   }
 
   // ------------------------------------------------------- 4. browser shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
-  const keyQueue = [];
-  const held = new Set();
-  const USED_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowDown", "Enter"]);
-
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  window.addEventListener("keydown", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: ["ArrowLeft", "ArrowRight", "ArrowDown", "Enter"],
     // Humans restart from the game-over panel; the harness resets by API.
-    if (key === "Enter" && !window.__GW_HARNESS__ && core && core.status === "terminal") {
+    onDown(key) {
+      if (key !== "Enter" || window.__GW_HARNESS__ || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ down: true, key });
-  });
-  window.addEventListener("keyup", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    keyQueue.push({ down: false, key });
+      return true;
+    },
   });
 
-  // Drain the queue into this tick's edges; a tap between two ticks still
+  // This tick's edges (every press, even of a held key); a tap between two ticks still
   // yields its edge and counts as held for that tick.
   function takeInput() {
-    const pressed = new Set();
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        pressed.add(ev.key);
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    const h = new Set(held);
-    for (const k of pressed) h.add(k);
-    return { pressed, held: h };
+    const { downs, down } = keys.take();
+    for (const k of downs) down.add(k);
+    return { pressed: downs, held: down };
   }
 
-  // The only rAF loop, started once at load: fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
+  // Fixed 1/60 s ticks from the shell's one rAF loop (virtual time under the harness); a stall
+  // keeps at most one tick of backlog. Only the frames the harness can photograph are drawn
+  // (Shell.frameCanBeSeen, docs/catalog.md): a skipped frame leaves the next one to draw.
   let drawnKey = "";
-  // Under the harness a picture is only ever taken at a multiple of 50 ms of game time (controls last
-  // multiples of 50 ms), and frames fire every 16 ms: only the last frame before each 50 ms mark can be
-  // seen, so only those are drawn (docs/catalog.md). A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
-
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    visibleOnly: true,
+    tick() {
       const input = takeInput();
       if (core) core.tick(input);
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS); // never spiral after a stall
-    // Blocks move on every playing tick; a terminal screen is drawn once.
-    const key = !core ? "none" : core.status === "playing" ? `t${core.ticks}` : `${attempts} ${core.status}`;
-    if (key !== drawnKey && frameCanBeSeen(now)) {  // a skipped frame leaves the next one to draw
-      render(core);
-      drawnKey = key;
-    }
-  }
-
-  function startEpisode(seed, level) {
-    keyQueue.length = 0;
-    held.clear();
-    core = createCore(seed, level);
-    render(core);
-    drawnKey = `t${core.ticks}`;
-  }
+    },
+    render() {
+      // Blocks move on every playing tick; a terminal screen is drawn once.
+      const key = !core ? "none" : core.status === "playing" ? `t${core.ticks}` : `${ep.attempts} ${core.status}`;
+      if (key !== drawnKey) {
+        render(core);
+        drawnKey = key;
+      }
+    },
+  });
 
   function pickLevel(level) {
     const n = Number(level ?? 1);
@@ -735,44 +661,26 @@
     return n;
   }
 
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render(core);
+      drawnKey = `t${core.ticks}`;
+    },
+  });
+
   const api = {
     capabilities: { supports_seed: true, supports_inplace_reset: true, supports_level_select: true },
-    init(config) {
-      const cfg = config || {};
-      attempts = 1;
-      startEpisode(cfg.seed ?? 42, pickLevel(cfg.level));
-      return { ok: true, method: "init" };
-    },
-    reset(options) {
-      const opts = options || {};
-      const seed = opts.seed ?? (core ? core.seed : 42);
-      const level = pickLevel(opts.level ?? (core ? core.level : 1));
-      attempts += 1;
-      startEpisode(seed, level);
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
-      const state = core ? core.snapshot(attempts) : loadingSnapshot(1);
+      const state = core ? core.snapshot(ep.attempts) : loadingSnapshot(1);
       state.timestampMs = Date.now(); // the harness's virtual clock
       return state;
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only (it may clone and simulate ahead).
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render(null);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(null), loop });
 })();

@@ -1,10 +1,12 @@
 // Mario Game for pytest-gameworld.
 //
 // Layout: a pure simulation core (createCore) that knows nothing about the DOM,
-// a canvas renderer with the level painted once onto an offscreen canvas, a
-// keyboard queue, one requestAnimationFrame loop with fixed 1/60 s ticks, and
-// window.gameAPI. The oracle clones the core through window.__gwCore to look
-// ahead; nothing else is exposed. The level is fixed: no randomness at all.
+// a canvas renderer with the level painted once onto an offscreen canvas, and
+// on the games' shared shell (catalog/games/_shell/shell.js, loaded before this
+// file) a keyboard queue, one requestAnimationFrame loop with fixed 1/60 s
+// ticks, the episodes and window.gameAPI. The oracle clones the core through
+// window.__gwCore to look ahead; nothing else is exposed. The level is fixed:
+// no randomness at all.
 (function () {
   "use strict";
 
@@ -552,48 +554,28 @@
   };
 
   // ---------------------------------------------------------------------------
-  // Keyboard: events are queued and consumed at the start of each tick, so a
-  // press and release between two ticks still gives one `pressed` edge.
+  // Keyboard (catalog/games/_shell): events are queued and consumed at the start
+  // of each tick, so a press and release between two ticks still gives one
+  // `pressed` edge.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set(["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the end screen starts again (the harness resets itself).
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
+    const { pressed, down: held } = keys.take();
     for (const k of pressed) held.add(k);   // a tap counts as held for one tick
     return {
       left: held.has("ArrowLeft"), right: held.has("ArrowRight"),
       up: held.has("ArrowUp"), down: held.has("ArrowDown"), jump: pressed.has("ArrowUp"),
     };
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
   }
 
   // ---------------------------------------------------------------------------
@@ -978,58 +960,46 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
+  // Loop: the shell's one rAF loop for the page's lifetime, fixed 1/60 s ticks
+  // from an accumulator; a backlog of 15 ticks is dropped rather than spiral.
   // ---------------------------------------------------------------------------
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every screenshot exact and skips two
-  // draws in three. A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
+  // Only the frames the harness can photograph are drawn (Shell.frameCanBeSeen:
+  // the last frame before each 50 ms mark), which keeps every screenshot exact
+  // and skips two draws in three. A human in a normal browser gets every frame.
   let moved = false;            // ticks ran since the last drawn frame
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let lastFrame = null;
-  let acc = 0;
 
-  function frame(now) {
-    let n = 0;
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        const inp = consumeInput();
-        if (core) core.tick(inp);
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
-    if (n > 0) moved = true;        // nothing moves between ticks: no redraw needed
-    if (moved && frameCanBeSeen(now)) { render(); moved = false; }
-    requestAnimationFrame(frame);
-  }
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick() {
+      const inp = consumeInput();
+      if (core) core.tick(inp);
+      moved = true;
+    },
+    render() {
+      if (moved) { render(); moved = false; }   // nothing moves between ticks: no redraw needed
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  function startEpisode() {
-    clearInput();
-    core = createCore(1);
-    attempts++;
-    render();
-  }
+  // One hand-made level: any level asked for is level 1.
+  const ep = Shell.episodes({
+    pickLevel: () => 1,
+    start() {
+      keys.clear();
+      core = createCore(1);
+      render();
+    },
+  });
 
   function stateOf(s) {
     return {
       gameId: GAME_ID,
-      seed: seed,
+      seed: ep.seed,
       timestampMs: Date.now(),     // the harness's virtual clock
       gameTimeMs: s.gameTimeMs,
       status: s.status,
@@ -1056,7 +1026,7 @@
         shell_kills: s.kills,
         deaths: s.deaths,
         blocks_hit: s.blocksHit,
-        attempts: attempts,
+        attempts: ep.attempts,
       },
       raw: { time_units: s.timeUnits, camera_x: s.camX, flag_points: s.flagPoints, tile: TILE },
     };
@@ -1069,20 +1039,8 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       if (!core) {
@@ -1092,21 +1050,5 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

@@ -1,9 +1,10 @@
 // NS-Shaft for pytest-gameworld.
 //
 // Layout: a pure simulation core (createCore) that knows nothing about the DOM,
-// a canvas renderer with cached static layers and platform sprites, a keyboard
-// queue, one requestAnimationFrame loop with fixed 1/60 s ticks, and
-// window.gameAPI. The oracle clones the core through window.__gwCore.
+// a canvas renderer with cached static layers and platform sprites, and the
+// shared shell (catalog/games/_shell: the keyboard queue, one
+// requestAnimationFrame loop with fixed 1/60 s ticks, episodes, window.gameAPI).
+// The oracle clones the core through window.__gwCore.
 //
 // World coordinates: y grows downwards and platforms never move in the world;
 // the camera descends (cameraY grows), which on screen is the platforms rising.
@@ -67,25 +68,10 @@
   // Deterministic randomness
   // ---------------------------------------------------------------------------
 
-  // FNV-1a over the parts joined by "|": stable across hosts, no Math.random.
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object so the core can be cloned.
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 on {s} (catalog/games/_shell): stable across
+  // hosts, no Math.random, and a cloned core copies its streams.
+  const Shell = window.GameShell;
+  const { fnv32: hash32, nextRandom: rngNext } = Shell;
   function rngInt(rng, lo, hi) {           // inclusive bounds
     return lo + Math.floor(rngNext(rng) * (hi - lo + 1));
   }
@@ -335,48 +321,23 @@
   // Keyboard: events are queued and consumed at the start of each tick, so a
   // press and release between two ticks still counts as held for one tick.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function normKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const k = normKey(e);
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the game-over screen starts again. Agents never
     // see a terminal frame (the harness resets first) and have no Enter.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
-  // Drain the queue; returns the keys held during this tick (taps included).
+  // Drain the queue; returns the keys held during this tick (every press, even
+  // of a key already held, counts: a tap counts as held for one tick).
   function consumeHeld() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        input.held.add(ev.key);
-        pressed.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
-    for (const k of pressed) held.add(k);   // a tap counts as held for one tick
-    return held;
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
+    const { downs, down } = keys.take();
+    for (const k of downs) down.add(k);
+    return down;
   }
 
   // ---------------------------------------------------------------------------
@@ -649,23 +610,10 @@
   // ---------------------------------------------------------------------------
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every screenshot exact and skips two
-  // draws in three. A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
+  // Only the frames the harness can photograph are drawn (Shell.frameCanBeSeen),
+  // and only when the world moved; a backlog is dropped.
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
   let dirty = true;
 
   function runTick() {
@@ -676,56 +624,38 @@
     if (core.playTicks !== before) dirty = true;   // a frozen `ready` world needs no redraw
   }
 
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      let n = 0;
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        runTick();
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
-    if (dirty && frameCanBeSeen(now)) render(true);   // whole frames: see the canvas comment
-    requestAnimationFrame(frame);
-  }
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick: runTick,
+    render() {
+      if (dirty) render(true);   // whole frames: see the canvas comment
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  function startEpisode() {
-    clearInput();
-    core = createCore(seed, level);
-    attempts++;
-    render(true);                  // the first screenshot is already current
-  }
+  // No levels (supports_level_select = false): every episode is level 1.
+  const ep = Shell.episodes({
+    pickLevel: () => 1,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render(true);                  // the first screenshot is already current
+    },
+  });
 
   const api = {
     capabilities: { supports_seed: true, supports_inplace_reset: true, supports_level_select: false },
-
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = 1;                   // no levels (supports_level_select = false)
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
-      const s = (core || createCore(seed, level)).snapshot();
+      const s = (core || createCore(ep.seed, ep.level)).snapshot();
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),   // the harness's virtual clock
         gameTimeMs: core ? s.gameTimeMs : 0,
         status: core ? s.status : "loading",
@@ -747,7 +677,7 @@
           floor: s.floor,
           landings: s.landings,
           damage_taken: s.damage,
-          attempts: attempts,
+          attempts: ep.attempts,
           deaths: s.deaths,
         },
         raw: {
@@ -761,23 +691,13 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  // Humans: fit the 16:9 canvas to the window with CSS; the backing store stays
-  // 1280x720. Under the harness the viewport is exactly 1280x720 anyway.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({
+    api,
+    core: () => core,
+    // The geometry the oracle scores a future's position by (oracle.js).
+    handles: { __gwShaft: () => ({ H, SPIKE_TIP, HERO_H }) },
+    canvas,
+    first: () => render(),
+    loop,
+  });
 })();

@@ -18,9 +18,7 @@
     { control: "move_left", args: {}, input: { left: true, right: false } },
     { control: "move_right", args: {}, input: { left: false, right: true } },
   ];
-  const SCREEN_H = 720;
-  const SPIKE_TIP = 88;
-  const HERO_H = 40;
+  const { H: SCREEN_H, SPIKE_TIP, HERO_H } = window.__gwShaft;   // game.js's geometry
 
   // Position score of a living core: higher is safer.
   function placement(core) {

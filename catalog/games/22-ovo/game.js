@@ -1,10 +1,12 @@
 // OvO for pytest-gameworld.
 //
 // Layout: a pure simulation core (createCore) that knows nothing about the DOM,
-// a canvas renderer with each level painted once onto an offscreen canvas, a
-// keyboard queue, one requestAnimationFrame loop with fixed 1/60 s ticks, and
-// window.gameAPI. The oracle clones the core through window.__gwCore to look
-// ahead; nothing else is exposed. Three hand-made levels, no randomness.
+// a canvas renderer with each level painted once onto an offscreen canvas, and
+// the shared shell (catalog/games/_shell: the keyboard queue, one
+// requestAnimationFrame loop with fixed 1/60 s ticks, episodes, window.gameAPI).
+// The oracle clones the core through window.__gwCore to look ahead and maps its
+// keys to the core's input with window.__gwOvo.inputOf (game.js's own mapping).
+// Three hand-made levels, no randomness.
 (function () {
   "use strict";
 
@@ -345,46 +347,32 @@
   // Keyboard: events are queued and consumed at the start of each tick, so a
   // press and release between two ticks still gives one `pressed` edge.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set(["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the end screen starts again (the harness resets itself).
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
-  function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
-    for (const k of pressed) held.add(k);   // a tap counts as held for one tick
+  // The core's input for one tick from the keys that went down (up before) and
+  // those held; a tap counts as held for one tick. The oracle maps its
+  // simulated key holds through this too.
+  function inputOf(pressed, held) {
+    const on = (k) => held.has(k) || pressed.has(k);
     return {
-      left: held.has("ArrowLeft"), right: held.has("ArrowRight"),
-      up: held.has("ArrowUp"), down: held.has("ArrowDown"), jump: pressed.has("ArrowUp"),
+      left: on("ArrowLeft"), right: on("ArrowRight"),
+      up: on("ArrowUp"), down: on("ArrowDown"), jump: pressed.has("ArrowUp"),
       downEdge: pressed.has("ArrowDown"),
     };
   }
 
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
+  function consumeInput() {
+    const { pressed, down } = keys.take();
+    return inputOf(pressed, down);
   }
 
   // ---------------------------------------------------------------------------
@@ -597,64 +585,48 @@
   // ---------------------------------------------------------------------------
   // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every screenshot exact and skips two
-  // draws in three. A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
+  // Only the frames the harness can photograph are drawn (Shell.frameCanBeSeen), and only after ticks
+  // ran (nothing moves between ticks); a backlog is dropped.
   let moved = false;            // ticks ran since the last drawn frame
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let lastFrame = null;
-  let acc = 0;
-
-  function frame(now) {
-    let n = 0;
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        const inp = consumeInput();
-        if (core) core.tick(inp);
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;   // drop a backlog rather than spiral
-    }
-    lastFrame = now;
-    if (n > 0) moved = true;        // nothing moves between ticks: no redraw needed
-    if (moved && frameCanBeSeen(now)) { render(); moved = false; }
-    requestAnimationFrame(frame);
-  }
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick() {
+      const inp = consumeInput();
+      if (core) core.tick(inp);
+      moved = true;
+    },
+    render() {
+      if (!moved) return;
+      render();
+      moved = false;
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  let level = 1;
-
   function normLevel(l) {
     const n = Math.floor(Number(l));
     return n >= 1 && n <= LAST_LEVEL ? n : 1;
   }
 
-  function startEpisode() {
-    clearInput();
-    core = createCore(level);
-    attempts++;
-    render();
-  }
+  const ep = Shell.episodes({
+    pickLevel: normLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(level);
+      render();
+    },
+  });
 
   function stateOf(c) {
     const s = c.snapshot();
     return {
       gameId: GAME_ID,
-      seed: seed,
+      seed: ep.seed,
       timestampMs: Date.now(),     // the harness's virtual clock
       gameTimeMs: Math.round(c.playTicks * 1000 / TICK_HZ),
       status: c.status,
@@ -666,9 +638,9 @@
         deaths: c.deaths,
         level_time_s: Math.round(c.levelTicks * 100 / TICK_HZ) / 100,
         levels_completed: c.levelsCompleted,
-        attempts: attempts,
+        attempts: ep.attempts,
       },
-      raw: { camera_x: c.cameraX(), start_level: level, coin_taken_this_level: c.coinTaken },
+      raw: { camera_x: c.cameraX(), start_level: ep.level, coin_taken_this_level: c.coinTaken },
     };
   }
 
@@ -679,44 +651,22 @@
       supports_level_select: true,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = normLevel(config.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      if (options.level !== undefined && options.level !== null) level = normLevel(options.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
-      if (!core) return Object.assign(stateOf(createCore(level)), { status: "loading" });
+      if (!core) return Object.assign(stateOf(createCore(ep.level)), { status: "loading" });
       return stateOf(core);
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({
+    api,
+    core: () => core,
+    // How held keys become the core's input, and the runner's width, for the oracle's look-ahead.
+    handles: { __gwOvo: () => ({ inputOf, RW }) },
+    canvas,
+    first: () => render(),
+    loop,
+  });
 })();

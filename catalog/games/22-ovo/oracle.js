@@ -23,17 +23,28 @@
     3: [{ x: 1380, y: 380, r: 50 }, { coin: true }],
   };
 
+  // The keys each control holds for its step (game.yaml's bindings).
   const KEYS = {
-    wait: {},
-    move_right: { right: true },
-    jump_right: { right: true, up: true },
-    jump: { up: true },
-    move_left: { left: true },
-    jump_left: { left: true, up: true },
-    slide_right: { right: true, down: true },
-    slide_left: { left: true, down: true },
-    smash_ground: { down: true },
+    wait: [],
+    move_right: ["ArrowRight"],
+    jump_right: ["ArrowRight", "ArrowUp"],
+    jump: ["ArrowUp"],
+    move_left: ["ArrowLeft"],
+    jump_left: ["ArrowLeft", "ArrowUp"],
+    slide_right: ["ArrowRight", "ArrowDown"],
+    slide_left: ["ArrowLeft", "ArrowDown"],
+    smash_ground: ["ArrowDown"],
   };
+  // The core's input on a step's first tick (the keys just went down) and on
+  // its later ones (held), mapped by game.js itself.
+  const OVO = window.__gwOvo;
+  const NONE = new Set();
+  const INPUTS = {};
+  for (const [name, keys] of Object.entries(KEYS)) {
+    const held = new Set(keys);
+    INPUTS[name] = { first: OVO.inputOf(held, held), later: OVO.inputOf(NONE, held) };
+  }
+  const HALF_W = OVO.RW / 2;        // the runner's centre is x + HALF_W, y + h / 2
   const ALL = ["move_right", "jump_right", "slide_right", "jump", "wait", "jump_left", "move_left", "slide_left", "smash_ground"];
   const LAST = ["move_right", "jump_right", "jump", "jump_left", "move_left"];
   const DEPTH_CHOICES = [ALL, ALL, LAST];
@@ -52,18 +63,17 @@
     for (;;) {
       const wp = route[sim.idx];
       if (!wp) return;
-      if (wp.coin ? c.coinTaken : Math.hypot(c.p.x + 12 - wp.x, c.p.y + c.p.h / 2 - wp.y) < wp.r) sim.idx++;
+      if (wp.coin ? c.coinTaken : Math.hypot(c.p.x + HALF_W - wp.x, c.p.y + c.p.h / 2 - wp.y) < wp.r) sim.idx++;
       else return;
     }
   }
 
   function playStep(sim, name, ticks) {
-    const k = KEYS[name];
+    const inp = INPUTS[name];
     const c = sim.core;
     for (let t = 0; t < ticks && c.status === "playing"; t++) {
       const lvl = c.level, deaths = c.deaths;
-      c.tick({ left: !!k.left, right: !!k.right, up: !!k.up, down: !!k.down,
-        jump: !!k.up && t === 0, downEdge: !!k.down && t === 0 });
+      c.tick(t === 0 ? inp.first : inp.later);
       if (c.deaths !== deaths) { sim.dead = true; return; }
       if (c.level !== lvl) { sim.finished = true; return; }
       advance(sim);
@@ -76,10 +86,11 @@
     const c = sim.core;
     const route = ROUTES[c.level] || [];
     const wp = route[sim.idx];
-    const cx = c.p.x + 12, cy = c.p.y + c.p.h / 2;
+    const cx = c.p.x + HALF_W, cy = c.p.y + c.p.h / 2;
+    const e = c.exit, o = c.coin;
     let d;
-    if (!wp) d = Math.hypot(c.exit.x + 20 - cx, c.exit.y + 40 - cy);
-    else if (wp.coin) d = Math.hypot(c.coin.x + 12 - cx, c.coin.y + 14 - cy);
+    if (!wp) d = Math.hypot(e.x + e.w / 2 - cx, e.y + e.h / 2 - cy);
+    else if (wp.coin) d = Math.hypot(o.x + o.w / 2 - cx, o.y + o.h / 2 - cy);
     else d = Math.hypot(wp.x - cx, wp.y - cy);
     const tail = sim.clone();
     playStep(tail, "wait", TAIL);

@@ -1,9 +1,10 @@
 // Restless Wing Syndrome for pytest-gameworld.
 //
-// Layout: a pure simulation core (createCore) over hand-made tile levels, a
-// canvas renderer with the static tiles cached per level, a keyboard queue,
-// one requestAnimationFrame loop with fixed 1/60 s ticks, and window.gameAPI.
-// The oracle clones the core through window.__gwCore to look ahead.
+// Layout: a pure simulation core (createCore) over hand-made tile levels and a
+// canvas renderer with the static tiles cached per level; the keyboard queue,
+// the fixed 1/60 s tick loop, the episodes and window.gameAPI's mounting come
+// from the shared shell (catalog/games/_shell). The oracle clones the core
+// through window.__gwCore to look ahead.
 //
 // The layouts are fixed and nothing is random, so the seed changes nothing
 // (capabilities.supports_seed = false). The bird flaps by itself, so there is
@@ -490,40 +491,25 @@
   };
 
   // ---------------------------------------------------------------------------
-  // Keyboard: events are queued and consumed at the start of each tick, so a
-  // press and release between two ticks still counts as held for one tick.
+  // Keyboard (catalog/games/_shell): events are queued and consumed at the start
+  // of each tick, so a press and release between two ticks still counts as held
+  // for one tick.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set(["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " "]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const Shell = window.GameShell;
+  const keys = Shell.keyboard({
+    keys: ["Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " "],
     // Humans only: Enter on the final screen starts again from level 1 of the episode.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
-    for (const k of pressed) held.add(k);
-    return held;
+    const { pressed, down } = keys.take();
+    for (const k of pressed) down.add(k);
+    return down;
   }
 
   // ---------------------------------------------------------------------------
@@ -737,40 +723,29 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
+  // Loop (catalog/games/_shell): one rAF loop for the page's lifetime, fixed
+  // ticks from an accumulator, a backlog dropped after 15 ticks in one frame.
   // ---------------------------------------------------------------------------
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
   let lethal = false;
-  let lastFrame = null;
-  let acc = 0;
+  let ticked = false;
 
-  function runTick() {
-    const held = consumeInput();
-    if (!core || core.status === "terminal") return;
-    core.tick({ left: held.has("ArrowLeft"), right: held.has("ArrowRight"), up: held.has("ArrowUp") });
-  }
-
-  function frame(now) {
-    let n = 0;
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        runTick();
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;
-    }
-    lastFrame = now;
-    if (n > 0) render();            // nothing moves between ticks
-    requestAnimationFrame(frame);
-  }
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    tick() {
+      ticked = true;
+      const held = consumeInput();
+      if (!core || core.status === "terminal") return;
+      core.tick({ left: held.has("ArrowLeft"), right: held.has("ArrowRight"), up: held.has("ArrowUp") });
+    },
+    // Nothing moves between ticks: a frame without one draws nothing.
+    render() {
+      if (!ticked) return;
+      ticked = false;
+      render();
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
@@ -780,18 +755,20 @@
     return n >= 1 && n <= LAST_LEVEL ? n : 1;
   }
 
-  function startEpisode() {
-    input.queue.length = 0;
-    input.held.clear();
-    core = createCore(level, lethal);
-    attempts++;
-    render();
-  }
+  const ep = Shell.episodes({
+    pickLevel: normLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(level, lethal);
+      render();
+    },
+  });
 
-  function applyConfig(cfg) {
-    if (cfg.seed !== undefined && cfg.seed !== null) seed = cfg.seed;
-    if (cfg.level !== undefined && cfg.level !== null) level = normLevel(cfg.level);
-    if (cfg.difficulty !== undefined) lethal = cfg.difficulty === "classic";
+  // difficulty "classic" makes spikes lethal. Unlike seed and level it is read
+  // from reset's options too (the shell's episodes pass on init's config only),
+  // and a reset that names none keeps the episode's.
+  function pickLethal(cfg, current) {
+    return cfg && cfg.difficulty !== undefined ? cfg.difficulty === "classic" : current;
   }
 
   const api = {
@@ -802,27 +779,21 @@
     },
 
     init(config) {
-      seed = 42;
-      level = 1;
-      lethal = false;
-      applyConfig(config || {});
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
+      lethal = pickLethal(config, false);
+      return ep.init(config);
     },
 
     reset(options) {
-      applyConfig(options || {});
-      startEpisode();
-      return { ok: true, method: "inplace" };
+      lethal = pickLethal(options, lethal);
+      return ep.reset(options);
     },
 
     getState() {
       if (!core) {
         return {
-          gameId: GAME_ID, seed: seed, timestampMs: Date.now(), gameTimeMs: 0, status: "loading",
+          gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now(), gameTimeMs: 0, status: "loading",
           terminal: { isTerminal: false, outcome: null, reason: null },
-          game_state: { level: level, score: 0, completion_progress: 0, player: null },
+          game_state: { level: ep.level, score: 0, completion_progress: 0, player: null },
           metrics: { primary_score: 0, attempts: 0, flaps: 0, spike_hits: 0, deaths: 0,
             level_time_s: 0, harmless_spikes: lethal ? 0 : 1 },
           raw: {},
@@ -831,7 +802,7 @@
       const s = core.snapshot();
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),
         gameTimeMs: s.gameTimeMs,
         status: s.status,
@@ -848,7 +819,7 @@
         },
         metrics: {
           primary_score: s.score,
-          attempts: attempts,
+          attempts: ep.attempts,
           flaps: s.flaps,
           spike_hits: s.spike_hits,
           deaths: s.deaths,
@@ -865,20 +836,5 @@
     },
   };
 
-  window.gameAPI = api;
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

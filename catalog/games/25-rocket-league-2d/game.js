@@ -1,10 +1,11 @@
 // Rocket League 2D for pytest-gameworld: car soccer in a side-view arena.
 //
 // Layout of this file:
-//   1. constants and helpers (hash, PRNG)                 - pure
+//   1. constants                                           - pure
 //   2. createCore(seed, level): the simulation             - pure, no DOM, no clock
 //   3. renderer: cached arena layer, dirty-rectangle sprites
-//   4. browser shell: keyboard queue, fixed-tick rAF loop, window.gameAPI
+//   4. browser shell: window.gameAPI over the shared shell (catalog/games/_shell:
+//      hash, PRNG, keyboard queue, fixed-tick rAF loop, episodes, mounting)
 //
 // The simulation only counts ticks, so a run is a pure function of
 // (seed, level, input events per tick). The oracle clones the core through
@@ -76,34 +77,10 @@
   const KICKOFF_JITTER_X = 40;     // ... within +-40 px of the centre line,
   const KICKOFF_JITTER_VX = 120;   // with up to +-120 px/s sideways (seeded)
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds give unrelated PRNG states.
-  function hash32(...parts) {
-    const text = parts.join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32; state in a plain object so a clone copies the stream position.
-  function makeRng(seed) {
-    return { s: seed >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a then a murmur3 finaliser, so that nearby seeds give unrelated PRNG
+  // states, and mulberry32 on a plain {s} so a clone copies the stream position
+  // (catalog/games/_shell).
+  const { hash32, makeRng, nextRandom } = window.GameShell;
 
   // ----------------------------------------------------------- 2. core
   function createCore(seed, level) {
@@ -775,74 +752,45 @@
   }
 
   // ----------------------------------------------------------- 4. browser shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  const keyQueue = [];             // {down, key} in arrival order
-  const held = new Set();
-  const GAME_KEYS = new Set(["a", "d", "w", " "]);
+  const keys = Shell.keyboard({ keys: ["a", "d", "w", " "] });
 
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const key = normaliseKey(e);
-    if (GAME_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
-    if (GAME_KEYS.has(key)) keyQueue.push({ down, key });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
-
-  // Drain the queue into this tick's edges; a key pressed and released
-  // between two ticks still yields its edge and counts as held for that tick.
+  // This tick's edges; a key pressed and released between two ticks still
+  // yields its edge and counts as held for that tick.
   function takeInput() {
-    const pressed = new Set();
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        if (!held.has(ev.key)) pressed.add(ev.key);
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    return { pressed, held: new Set([...held, ...pressed]) };
+    const { pressed, down } = keys.take();
+    for (const k of pressed) down.add(k);
+    return { pressed, held: down };
   }
 
-  // The only rAF loop, started once at load: fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  // Fixed 1/60 s ticks from the frames' timestamps (virtual under the harness);
+  // a frame repaints only what changed (render's dirty rectangles).
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
       const input = takeInput();
       if (core) core.tick(input);
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS);   // never spiral after a stall
-    render(core);
-  }
+    },
+    render() {
+      render(core);
+    },
+  });
 
   function pickLevel(l) {
     if (l !== undefined && l !== null && Number(l) !== 1) console.warn(GAME_ID + " has only level 1; got " + l);
     return 1;
   }
 
-  function startEpisode() {
-    keyQueue.length = 0;
-    held.clear();
-    core = createCore(seed, 1);
-    attempts++;
-    renderFull(core);              // the first screenshot is already current
-  }
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed) {
+      keys.clear();
+      core = createCore(seed, 1);
+      renderFull(core);              // the first screenshot is already current
+    },
+  });
 
   const api = {
     capabilities: {
@@ -850,25 +798,12 @@
       supports_inplace_reset: true,
       supports_level_select: false,
     },
-    init(config) {
-      const cfg = config || {};
-      seed = cfg.seed ?? 42;
-      pickLevel(cfg.level);
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-    reset(options) {
-      const opts = options || {};
-      if (opts.seed !== undefined && opts.seed !== null) seed = opts.seed;
-      pickLevel(opts.level);
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
       if (!core) {
         return {
-          gameId: GAME_ID, seed, timestampMs: Date.now(), gameTimeMs: 0, status: "loading",
+          gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now(), gameTimeMs: 0, status: "loading",
           terminal: { isTerminal: false, outcome: null, reason: null },
           game_state: { score: 0, level: 1, completion_progress: 0, phase: "kickoff", player: { x: 0, y: 0, alive: true } },
           metrics: { primary_score: 0, goals_against: 0, distance_to_goal: 0, touches: 0, attempts: 0 },
@@ -876,31 +811,14 @@
         };
       }
       const s = core.snapshot();
-      s.metrics.attempts = attempts;
+      s.metrics.attempts = ep.attempts;
       // Date.now() is the harness's virtual clock, so this stays deterministic.
       return {
-        gameId: GAME_ID, seed, timestampMs: Date.now(), gameTimeMs: s.gameTimeMs,
+        gameId: GAME_ID, seed: ep.seed, timestampMs: Date.now(), gameTimeMs: s.gameTimeMs,
         status: s.status, terminal: s.terminal, game_state: s.game_state, metrics: s.metrics, raw: s.raw,
       };
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only (it may clone and simulate ahead).
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  // Humans: fit the 16:9 canvas to the window; the backing store stays 1280x720.
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  renderFull(null);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  Shell.mount({ api, core: () => core, canvas, first: () => renderFull(null), loop });
 })();

@@ -21,7 +21,6 @@
   for (const c of CONTROLS) BY_ID[c.control] = c;
   const DEPTH = 2;
   const ROLLOUT_STEPS = 8;
-  const GOAL_X = 1180;             // the CPU's goal line (game.js WALL_R)
 
   function play(core, c) {
     const held = c.key ? new Set([c.key]) : new Set();

@@ -1,9 +1,10 @@
 // Run 3 for pytest-gameworld.
 //
-// A pure simulation core (createCore) in metres, a perspective renderer of the
-// tunnel on the 2D canvas, a keyboard queue, one requestAnimationFrame loop
-// with fixed 1/60 s ticks, and window.gameAPI. The oracle clones the core
-// through window.__gwCore to look ahead; nothing else is exposed.
+// A pure simulation core (createCore) in metres and a perspective renderer of
+// the tunnel on the 2D canvas; the keyboard queue, the fixed 1/60 s tick loop,
+// episodes and window.gameAPI's mounting come from the shared shell
+// (catalog/games/_shell). The oracle clones the core through window.__gwCore
+// to look ahead; nothing else is exposed.
 (function () {
   "use strict";
 
@@ -65,33 +66,18 @@
   // ---------------------------------------------------------------------------
   // Deterministic randomness
   // ---------------------------------------------------------------------------
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    return h >>> 0;
-  }
+  // FNV-1a over the parts joined by "|" and mulberry32 on {s} (catalog/games/_shell).
+  const Shell = window.GameShell;
+  const { fnv32: hash32, makeRng, nextRandom: rngNext } = Shell;
 
+  // The tunnel's holes: a hash of the cell, not a stream, so any row can be
+  // read in any order.
   function cellRand(base, i, j) {
     let h = (base ^ Math.imul(i | 0, 0x9e3779b1) ^ Math.imul(j | 0, 0x85ebca77)) >>> 0;
     h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
     h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
     h ^= h >>> 16;
     return (h >>> 0) / 4294967296;
-  }
-
-  function makeRng(seed32) {
-    return { s: seed32 >>> 0 };
-  }
-  function rngNext(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
 
   function mod(a, n) {
@@ -380,42 +366,20 @@
   // ---------------------------------------------------------------------------
   // Keyboard: events queue up and are consumed at the start of each tick.
   // ---------------------------------------------------------------------------
-  const USED_KEYS = new Set([" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
-  const input = { queue: [], held: new Set() };
-
-  function onKey(e, down) {
-    const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-    if (USED_KEYS.has(k)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"],
     // Humans only: Enter on the game-over screen starts a new run.
-    if (down && k === "Enter" && core && core.status === "terminal") {
+    onDown(k) {
+      if (k !== "Enter" || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    input.queue.push({ key: k, down: down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   function consumeInput() {
-    const pressed = new Set();
-    for (const ev of input.queue) {
-      if (ev.down) {
-        if (!input.held.has(ev.key)) pressed.add(ev.key);
-        input.held.add(ev.key);
-      } else {
-        input.held.delete(ev.key);
-      }
-    }
-    input.queue.length = 0;
-    const held = new Set(input.held);
-    for (const k of pressed) held.add(k);   // a tap counts as held for one tick
-    return { pressed: pressed, held: held };
-  }
-
-  function clearInput() {
-    input.queue.length = 0;
-    input.held.clear();
+    const { pressed, down } = keys.take();
+    for (const k of pressed) down.add(k);   // a tap counts as held for one tick
+    return { pressed: pressed, held: down };
   }
 
   // ---------------------------------------------------------------------------
@@ -439,7 +403,7 @@
   // straight runs of tile edges, tiles with the same neighbours are merged
   // into one quad, the HUD's texts on its opaque bar need no outline, tile
   // rows are read once per episode into bit masks, nothing is allocated per
-  // frame, and frames nobody can see are skipped (frameCanBeSeen).
+  // frame, and frames nobody can see are skipped (the shell's frameCanBeSeen).
   // ---------------------------------------------------------------------------
   const canvas = document.getElementById("game");
   const ctx = canvas.getContext("2d", { alpha: false });
@@ -717,7 +681,7 @@
     ctx.fillStyle = "#fff";
     hudText("Run 3", 20, "bold 28px sans-serif", "left");
     hudText("Distance " + Math.floor(c.z) + " m", W / 2, "bold 30px sans-serif", "center");
-    hudText("Speed " + c.speed.toFixed(1) + " m/s   Attempt " + attempts, W - 20, "20px sans-serif", "right");
+    hudText("Speed " + c.speed.toFixed(1) + " m/s   Attempt " + ep.attempts, W - 20, "20px sans-serif", "right");
   }
 
   function drawPanel(lines) {
@@ -759,29 +723,16 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Loop: one rAF loop for the page's lifetime, fixed ticks from an accumulator.
+  // Loop: the shell's one rAF loop, fixed ticks from an accumulator.
   // ---------------------------------------------------------------------------
   // Under the harness's virtual clock a step always ends on a multiple of
   // 50 ms (200 / 500 ms controls, 50 ms readiness slices) and frames fire
   // every 16 ms, so only the last frame before each 50 ms mark can ever be
-  // seen: drawing just those keeps every screenshot exact (the frame at the
-  // step's final game time) and skips two draws in three. A human in a
-  // normal browser gets every frame.
-  const SEEN_EVERY_MS = 50;
-  const FRAME_MS = 16;
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / SEEN_EVERY_MS) * SEEN_EVERY_MS < now + FRAME_MS;
-  }
+  // seen: drawing just those (visibleOnly) keeps every screenshot exact (the
+  // frame at the step's final game time) and skips two draws in three. A
+  // human in a normal browser gets every frame.
   const TICK_MS = 1000 / TICK_HZ;
-  const MAX_FRAME_MS = 250;
-  const MAX_TICKS_PER_FRAME = 15;
   let core = null;
-  let attempts = 0;
-  let seed = 42;
-  let level = 1;
-  let lastFrame = null;
-  let acc = 0;
   let dirty = true;
 
   function runTick() {
@@ -796,36 +747,31 @@
     if (core.status !== "ready" || before !== "ready") dirty = true;
   }
 
-  function frame(now) {
-    if (lastFrame !== null) {
-      acc += Math.min(now - lastFrame, MAX_FRAME_MS);
-      let n = 0;
-      while (acc >= TICK_MS && n < MAX_TICKS_PER_FRAME) {
-        runTick();
-        acc -= TICK_MS;
-        n++;
-      }
-      if (n === MAX_TICKS_PER_FRAME) acc = 0;
-    }
-    lastFrame = now;
-    // a frozen `ready` or terminal world needs no redraw
-    if (dirty && frameCanBeSeen(now)) {
+  // At most 15 ticks a frame; after a stall the backlog is dropped (no keepTick).
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    visibleOnly: true,
+    tick: runTick,
+    render() {
+      // a frozen `ready` or terminal world needs no redraw
+      if (!dirty) return;
       render();
       dirty = false;
-    }
-    requestAnimationFrame(frame);
-  }
+    },
+  });
 
   // ---------------------------------------------------------------------------
   // window.gameAPI
   // ---------------------------------------------------------------------------
-  function startEpisode() {
-    clearInput();
-    core = createCore(seed, level);
-    attempts++;
-    render();
-    dirty = false;
-  }
+  const ep = Shell.episodes({
+    pickLevel: () => 1,           // level 1 = the endless tunnel, whatever is asked
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render();
+      dirty = false;
+    },
+  });
 
   const api = {
     capabilities: {
@@ -834,34 +780,21 @@
       supports_level_select: false,
     },
 
-    init(config) {
-      config = config || {};
-      seed = config.seed === undefined || config.seed === null ? 42 : config.seed;
-      level = 1;                  // level 1 = the endless tunnel
-      attempts = 0;
-      startEpisode();
-      return { ok: true, method: "init" };
-    },
-
-    reset(options) {
-      options = options || {};
-      if (options.seed !== undefined && options.seed !== null) seed = options.seed;
-      startEpisode();
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
 
     getState() {
       const s = core ? core.snapshot() : null;
       return {
         gameId: GAME_ID,
-        seed: seed,
+        seed: ep.seed,
         timestampMs: Date.now(),  // the harness's virtual clock
         gameTimeMs: s ? s.gameTimeMs : 0,
         status: s ? s.status : "loading",
         terminal: s ? s.terminal : { isTerminal: false, outcome: null, reason: null },
         game_state: {
           score: s ? s.score : 0,
-          level: level,
+          level: ep.level,
           distance_m: s ? s.distance_m : 0,
           speed: s ? s.speed : SPEED0,
           progress: s ? s.progress : 0,
@@ -875,7 +808,7 @@
         metrics: {
           primary_score: s ? s.score : 0,
           deaths: s ? s.deaths : 0,
-          attempts: attempts,
+          attempts: ep.attempts,
           jumps: s ? s.jumps : 0,
           gravity_switches: s ? s.switches : 0,
         },
@@ -888,21 +821,6 @@
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only: always the live episode's core.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  function fitCanvas() {
-    const scale = Math.min(window.innerWidth / W, window.innerHeight / H);
-    canvas.style.width = Math.floor(W * scale) + "px";
-    canvas.style.height = Math.floor(H * scale) + "px";
-  }
-  if (!window.__GW_HARNESS__) {
-    window.addEventListener("resize", fitCanvas);
-    fitCanvas();
-  }
-
-  render();
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  // __gwCore: private handle for oracle.js only, always the live episode's core.
+  Shell.mount({ api, core: () => core, canvas, first: () => render(), loop });
 })();

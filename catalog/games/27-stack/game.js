@@ -1,10 +1,11 @@
 // Stack for pytest-gameworld.
 //
 // Layout of this file:
-//   1. constants and helpers (hash, PRNG, isometric projection)  - pure
+//   1. constants and helpers (isometric projection)               - pure
 //   2. createCore(seed, level): the simulation                    - pure, no DOM, no clock
 //   3. renderer: cached layers (sky, tower, HUD) + the moving slab
-//   4. browser shell: keyboard queue, fixed-tick rAF loop, window.gameAPI
+//   4. browser shell: the keyboard queue, fixed-tick rAF loop, episodes and
+//      window.gameAPI's mounting from the shared shell (catalog/games/_shell)
 //
 // World units: slabs are w x d units on the ground plane (x to the lower
 // right of the screen, z to the lower left) and 30 px tall. The slab that
@@ -44,34 +45,10 @@
   const CX = 640;
   const TOP_Y = 340; // screen y of the tower's top face centre (the camera follows it)
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds give unrelated PRNG states.
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object, so a clone copies the stream.
-  function makeRng(seed32) {
-    return { s: seed32 >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  const Shell = window.GameShell;
+  // Seeded randomness (catalog/games/_shell): hash32 so that nearby seeds give
+  // unrelated streams, mulberry32 on {s} so that a clone copies the stream.
+  const { hash32, makeRng, nextRandom } = Shell;
 
   // Slab n (1-based: the first slab placed on the base is 1) slides along x
   // when n is odd and along z when n is even.
@@ -191,6 +168,20 @@
     }
   };
 
+  // Where the sliding slab would rest if dropped now: the overlap [lo, hi] of
+  // its extent and the top's along the slide axis, empty (hi <= lo) for a
+  // miss. drop() lands by it; the oracle asks it whether a drop can land.
+  Core.prototype.landing = function () {
+    const t = this.top();
+    const m = this.movingBox();
+    const key = this.axis === "x" ? "x" : "z";
+    const size = this.axis === "x" ? "w" : "d";
+    return {
+      lo: Math.max(t[key] - t[size] / 2, m[key] - m[size] / 2),
+      hi: Math.min(t[key] + t[size] / 2, m[key] + m[size] / 2),
+    };
+  };
+
   Core.prototype.drop = function () {
     const t = this.top();
     const m = this.movingBox();
@@ -207,8 +198,7 @@
       this.tower.push(next);
       this.flashTick = this.ticks;
     } else {
-      const lo = Math.max(t[key] - t[size] / 2, m[key] - m[size] / 2);
-      const hi = Math.min(t[key] + t[size] / 2, m[key] + m[size] / 2);
+      const { lo, hi } = this.landing();
       this.streak = 0;
       if (hi - lo <= 0) {
         this.debris.push(Object.assign({ level, tick: this.ticks, side: Math.sign(this.offset) }, m));
@@ -299,11 +289,6 @@
       raw: { ticks: this.ticks, perfect_within: PERFECT, start_ticks: this.starts.slice(-3).map((a) => a.ticks) },
     };
   };
-
-  // Exports for tooling that loads this file outside a browser (node checks).
-  const exported = { createCore, hash32, GAME_ID, PERFECT, STEP };
-  if (typeof module !== "undefined" && module.exports) module.exports = exported;
-  if (typeof document === "undefined") return; // no DOM: core only
 
   // ------------------------------------------------------------- 3. renderer
   const canvas = document.getElementById("game");
@@ -404,7 +389,7 @@
   let towerLayer = null;
   let towerKey = "";
   function towerImage(core) {
-    const key = `${attempts} ${core.tower.length}`;
+    const key = `${ep.attempts} ${core.tower.length}`;
     if (towerLayer && key === towerKey) return towerLayer;
     towerKey = key;
     if (!towerLayer) towerLayer = makeLayer(TOWER_RECT.w, TOWER_RECT.h);
@@ -427,7 +412,7 @@
   let hudLayer = null;
   let hudKey = "";
   function hudImage(core) {
-    const key = `${attempts} ${core.score} ${core.streak}`;
+    const key = `${ep.attempts} ${core.score} ${core.streak}`;
     if (hudLayer && key === hudKey) return hudLayer;
     hudKey = key;
     if (!hudLayer) hudLayer = makeLayer(W, HUD_H);
@@ -494,66 +479,37 @@
 
   // ------------------------------------------------------- 4. browser shell
   let core = null;
-  let attempts = 0;
-  const keyQueue = []; // {key, down} in arrival order
-  const held = new Set();
-  const USED_KEYS = new Set([" ", "Enter"]);
-
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  function onKey(e, down) {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: [" ", "Enter"],
     // Humans restart from the game-over panel; the harness resets by API.
-    if (down && key === "Enter" && !window.__GW_HARNESS__ && core && core.status === "terminal") {
+    onDown(key) {
+      if (key !== "Enter" || window.__GW_HARNESS__ || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push({ key, down });
-  }
-  window.addEventListener("keydown", (e) => onKey(e, true));
-  window.addEventListener("keyup", (e) => onKey(e, false));
+      return true;
+    },
+  });
 
   // Drain the queue: a Space edge this tick drops the slab (holding does not
   // drop again; a press and release between two ticks still counts).
   function takeInput() {
-    let drop = false;
-    for (const ev of keyQueue) {
-      if (ev.down) {
-        if (ev.key === " " && !held.has(" ")) drop = true;
-        held.add(ev.key);
-      } else {
-        held.delete(ev.key);
-      }
-    }
-    keyQueue.length = 0;
-    return { drop };
+    return { drop: keys.take().pressed.has(" ") };
   }
 
-  // The only rAF loop, started once at load. Fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  // The shell's rAF loop: fixed 1/60 s ticks from an accumulator over rAF
+  // timestamps (virtual under the harness), a tick's backlog kept after a stall.
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    tick() {
       const input = takeInput();
       if (core) core.tick(input);
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS); // never spiral after a stall
-    const key = viewKey(core);
-    if (key !== drawnKey) render(core);
-    drawnKey = key;
-  }
+    },
+    render() {
+      const key = viewKey(core);
+      if (key !== drawnKey) render(core);
+      drawnKey = key;
+    },
+  });
 
   // Redraw when a tick moved something: always while the slab slides or a
   // piece falls; a finished game is drawn once.
@@ -561,15 +517,7 @@
   function viewKey(core) {
     if (!core) return "none";
     const moving = core.status === "playing" || core.debris.length > 0;
-    return moving ? `${attempts} ${core.ticks}` : `${attempts} ${core.status} ${core.score}`;
-  }
-
-  function startEpisode(seed, level) {
-    keyQueue.length = 0;
-    held.clear();
-    core = createCore(seed, level);
-    render(core);
-    drawnKey = viewKey(core);
+    return moving ? `${ep.attempts} ${core.ticks}` : `${ep.attempts} ${core.status} ${core.score}`;
   }
 
   // Stack has a single level; anything else is treated as level 1.
@@ -580,28 +528,26 @@
     return 1;
   }
 
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level) {
+      keys.clear();
+      core = createCore(seed, level);
+      render(core);
+      drawnKey = viewKey(core);
+    },
+  });
+
   const api = {
     capabilities: {
       supports_seed: true,
       supports_inplace_reset: true,
       supports_level_select: false,
     },
-    init(config) {
-      const cfg = config || {};
-      attempts = 1;
-      startEpisode(cfg.seed ?? 42, pickLevel(cfg.level));
-      return { ok: true };
-    },
-    reset(options) {
-      const opts = options || {};
-      const seed = opts.seed ?? (core ? core.seed : 42);
-      const level = pickLevel(opts.level ?? (core ? core.level : 1));
-      attempts += 1;
-      startEpisode(seed, level);
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
-      const state = core ? core.snapshot(attempts) : loadingSnapshot();
+      const state = core ? core.snapshot(ep.attempts) : loadingSnapshot();
       // Date.now() is the harness's virtual clock, so this stays deterministic.
       state.timestampMs = Date.now();
       return state;
@@ -616,11 +562,6 @@
     return s;
   }
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only (it may clone and simulate ahead).
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  render(null);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  // __gwCore: private handle for oracle.js only (it may clone and simulate ahead).
+  Shell.mount({ api, core: () => core, canvas, first: () => render(null), loop });
 })();

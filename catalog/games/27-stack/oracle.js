@@ -23,11 +23,10 @@
 
   function choose(core, perfect) {
     const o = core.offset;
-    const t = core.top();
-    const width = core.axis === "x" ? t.w : t.d;
     if (Math.abs(o) <= perfect) return DROP;
     const next = Math.max(...STEP_TICKS.map((n) => Math.abs(offsetAfter(core, n))));
-    if (Math.abs(o) >= width) return WAIT; // no overlap now: dropping would miss
+    const land = core.landing(); // the game's own overlap rule
+    if (land.hi <= land.lo) return WAIT; // no overlap now: dropping would miss
     return next < Math.abs(o) ? WAIT : DROP;
   }
 

@@ -1,10 +1,11 @@
 // Wordle for pytest-gameworld.
 //
 // Layout of this file:
-//   1. constants and helpers (hash, PRNG, word list, feedback rule)  - pure
+//   1. constants and helpers (word list, feedback rule)               - pure
 //   2. createCore(seed, level): the simulation                        - pure, no DOM, no clock
 //   3. renderer: draws a core onto the 1280x720 canvas
-//   4. browser shell: keyboard queue, fixed-tick rAF loop, window.gameAPI
+//   4. browser shell: window.gameAPI on the shared shell (catalog/games/_shell: seeded
+//      randomness, keyboard queue, fixed-tick rAF loop, episodes, mounting)
 //
 // The round (level) and the episode (1 at init, +1 per reset) pick the answer
 // from a seeded shuffle of the word list: every try of a round is a new word.
@@ -81,34 +82,10 @@
   const RESULT_NAME = { g: "correct", y: "present", x: "absent" };
   const RANK = { unused: 0, absent: 1, present: 2, correct: 3 };
 
-  // FNV-1a over the joined parts, then a murmur3 finaliser so that nearby
-  // seeds give unrelated PRNG states.
-  function hash32(...parts) {
-    const text = parts.map(String).join("|");
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    return h >>> 0;
-  }
-
-  // mulberry32 with its state in a plain object, so a clone copies the stream.
-  function makeRng(seed32) {
-    return { s: seed32 >>> 0 };
-  }
-  function nextRandom(rng) {
-    rng.s = (rng.s + 0x6d2b79f5) >>> 0;
-    let t = rng.s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
+  // FNV-1a + murmur3 finaliser and mulberry32 on {s} (catalog/games/_shell). The
+  // shell joins the parts as Array.join does, which differs from String() only
+  // for null/undefined: the seed is never either (init and reset default it).
+  const { hash32, makeRng, nextRandom } = window.GameShell;
 
   // Feedback for one guess, e.g. "gyxxg": greens first, then yellows while the
   // answer still has unmatched copies of the letter (the standard two-pass rule).
@@ -341,11 +318,6 @@
     s.game_state.round = 0;
     return s;
   }
-
-  // Exports for tooling that loads this file outside a browser (node checks).
-  const exported = { createCore, scoreGuess, answerOrder, answerFor, WORDS, GAME_ID };
-  if (typeof module !== "undefined" && module.exports) module.exports = exported;
-  if (typeof document === "undefined") return; // no DOM: core only
 
   // ------------------------------------------------------------- 3. renderer
   const COLOURS = {
@@ -601,73 +573,49 @@
   }
 
   // ------------------------------------------------------- 4. browser shell
+  const Shell = window.GameShell;
   let core = null;
-  let attempts = 0;
-  const keyQueue = []; // keys of keydown events in arrival order
-  const USED_KEYS = new Set([...LETTERS, "Backspace", "Enter"]);
-
-  function normaliseKey(e) {
-    return e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  }
-
-  window.addEventListener("keydown", (e) => {
-    const key = normaliseKey(e);
-    if (USED_KEYS.has(key)) e.preventDefault();
-    if (e.repeat) return;
+  const keys = Shell.keyboard({
+    keys: [...LETTERS, "Backspace", "Enter"],
     // Humans restart from the end panel; the harness resets by API.
-    if (key === "Enter" && !window.__GW_HARNESS__ && core && core.status === "terminal") {
+    onDown(key) {
+      if (key !== "Enter" || window.__GW_HARNESS__ || !core || core.status !== "terminal") return false;
       api.reset({});
-      return;
-    }
-    keyQueue.push(key);
-  });
-  window.addEventListener("keyup", (e) => {
-    if (USED_KEYS.has(normaliseKey(e))) e.preventDefault();
+      return true;
+    },
   });
 
   // Every key-down since the last tick, in order. Wordle has no held keys, and
-  // a typed word arrives as many presses between two ticks: none may be lost.
+  // a typed word arrives as many presses between two ticks: none may be lost
+  // (so the raw events, not take()'s sets, which would merge the two e of "speed").
   function takeInput() {
-    const pressed = keyQueue.slice();
-    keyQueue.length = 0;
+    const pressed = [];
+    for (const ev of keys.drain()) if (ev.down) pressed.push(ev.key);
     return { pressed };
   }
 
-  // The only rAF loop, started once at load. Fixed 1/60 s ticks from an
-  // accumulator over rAF timestamps (virtual under the harness).
-  let lastFrame = null;
-  let acc = 0;
-  // Under the harness's virtual clock every step ends on a multiple of 50 ms
-  // and frames fire every 16 ms, so only the last frame before each 50 ms mark
-  // can be seen: drawing just those keeps every picture exact and skips two
-  // draws in three (a skipped frame leaves drawnKey stale, so the next visible
-  // one draws). A human in a normal browser gets every frame.
-  function frameCanBeSeen(now) {
-    if (!window.__GW_HARNESS__) return true;
-    return Math.ceil(now / 50) * 50 < now + 16;
-  }
-  function frame(now) {
-    requestAnimationFrame(frame);
-    if (lastFrame === null) lastFrame = now;
-    acc += Math.min(Math.max(now - lastFrame, 0), 250);
-    lastFrame = now;
-    let n = 0;
-    while (acc >= TICK_MS && n < 15) {
+  // Fixed 1/60 s ticks from the shell's accumulator over rAF timestamps
+  // (virtual under the harness). visibleOnly: under the harness only the last
+  // frame before each 50 ms mark can be seen, so only those are drawn (a
+  // skipped frame leaves drawnKey stale, so the next visible one draws).
+  const loop = Shell.loop({
+    tickMs: TICK_MS,
+    keepTick: true,
+    visibleOnly: true,
+    tick() {
       const input = takeInput();
       if (core) core.tick(input);
-      acc -= TICK_MS;
-      n++;
-    }
-    if (n === 15) acc = Math.min(acc, TICK_MS); // never spiral after a stall
-    const key = viewKey(core);
-    if (key !== drawnKey && frameCanBeSeen(now)) {
+    },
+    render() {
+      const key = viewKey(core);
+      if (key === drawnKey) return;
       // Same letters and status as the last full render, only a flip moved on.
       if (key.startsWith(drawnBase + " anim") && core.status === "playing") redrawFlippingRows(core, drawnTicks);
       else fullRender(core);
       drawnKey = key;
       drawnTicks = core ? core.ticks : 0;
-    }
-  }
+    },
+  });
 
   // Redraw only when the picture can change: a flip is running, or letters,
   // rows or status changed. Idle frames cost nothing.
@@ -678,7 +626,7 @@
   function baseKey(core) {
     if (!core) return "none";
     const settled = core.guesses.filter((g) => !flipping(core, g)).length;
-    return `${attempts} ${core.rev} ${core.status} ${settled}`;
+    return `${ep.attempts} ${core.rev} ${core.status} ${settled}`;
   }
   function viewKey(core) {
     const base = baseKey(core);
@@ -689,14 +637,6 @@
   function fullRender(core) {
     render(core);
     drawnBase = baseKey(core);
-  }
-
-  function startEpisode(seed, level) {
-    keyQueue.length = 0;
-    core = createCore(seed, level, attempts);
-    fullRender(core);
-    drawnKey = viewKey(core);
-    drawnTicks = core.ticks;
   }
 
   // Rounds are 1-based; upstream's endless mode continues past 5, so any
@@ -710,39 +650,35 @@
     return n;
   }
 
+  // The episode number (the shell's attempts: 1 at init, +1 per reset) picks
+  // the round's word, so every try after a loss has a new one.
+  const ep = Shell.episodes({
+    pickLevel,
+    start(seed, level, config, attempts) {
+      keys.clear();
+      core = createCore(seed, level, attempts);
+      fullRender(core);
+      drawnKey = viewKey(core);
+      drawnTicks = core.ticks;
+    },
+  });
+
   const api = {
     capabilities: {
       supports_seed: true,
       supports_inplace_reset: true,
       supports_level_select: true,
     },
-    init(config) {
-      const cfg = config || {};
-      attempts = 1;
-      startEpisode(cfg.seed ?? 42, pickLevel(cfg.level ?? 1));
-      return { ok: true };
-    },
-    reset(options) {
-      const opts = options || {};
-      const seed = opts.seed ?? (core ? core.seed : 42);
-      const level = pickLevel(opts.level ?? (core ? core.level : 1));
-      attempts += 1;
-      startEpisode(seed, level);
-      return { ok: true, method: "inplace" };
-    },
+    init: ep.init,
+    reset: ep.reset,
     getState() {
-      const state = core ? core.snapshot(attempts) : loadingSnapshot();
+      const state = core ? core.snapshot(ep.attempts) : loadingSnapshot();
       // Date.now() is the harness's virtual clock, so this stays deterministic.
       state.timestampMs = Date.now();
       return state;
     },
   };
 
-  window.gameAPI = api;
-  // Private handle for oracle.js only.
-  Object.defineProperty(window, "__gwCore", { get: () => core, configurable: true });
-
-  render(null);
-  requestAnimationFrame(frame);
-  if (!window.__GW_HARNESS__) api.init({ seed: 42, level: 1 });
+  // No canvas to fit: index.html's CSS scales it for humans.
+  Shell.mount({ api, core: () => core, first: () => render(null), loop });
 })();
