@@ -8,11 +8,13 @@ import asyncio
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from .play import golden_command
+from .report.exit_status import ExitStatus
 
-USAGE_ERROR = 4  # pytest's exit status for a usage error: a mistake found before anything is played
+USAGE_ERROR = ExitStatus.USAGE_ERROR  # a mistake found before anything is played (pytest's status for it)
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -20,7 +22,7 @@ def _validate(args: argparse.Namespace) -> int:
 
     if args.catalog and args.catalog_opt and args.catalog != args.catalog_opt:
         print("gameworld validate: name the catalog once (a path or --catalog)", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     def progress(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
@@ -39,7 +41,7 @@ def _validate(args: argparse.Namespace) -> int:
             print(line)
         print(f"{kind}{catalog.root}{commit}: {len(catalog.games)} games, {len(catalog.tasks)} tasks, "
               f"{len(catalog.models)} models, {'OK' if not problems else f'{len(problems)} problem(s)'}")
-    return 1 if problems else 0
+    return ExitStatus.FAILED if problems else ExitStatus.OK
 
 
 def _assets(args: argparse.Namespace) -> int:
@@ -54,14 +56,14 @@ def _assets(args: argparse.Namespace) -> int:
                                                       args.browser_path, args.play_ms))
     except (CatalogError, ValueError) as exc:
         print(f"gameworld assets record: {exc}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     for r in results:
         print(f"{r.game}: {len(r.urls)} internet asset(s) recorded" + "".join(f"\n  {u}" for u in r.urls))
         for problem in r.problems:
             print(f"  problem: {problem}", file=sys.stderr)
     total = len({u for r in results for u in r.urls})
     print(f"wrote {manifest}: {total} URL(s) from {len(results)} game(s); play with --gw-assets {args.out}")
-    return 1 if any(r.problems for r in results) else 0
+    return ExitStatus.FAILED if any(r.problems for r in results) else ExitStatus.OK
 
 
 def _play(args: argparse.Namespace, rest: list[str]) -> int:
@@ -91,12 +93,12 @@ def _human(args: argparse.Namespace, rest: list[str]) -> int:
         what = f"task id(s) {', '.join(map(repr, bad))} (write them as 01_01)" if bad else \
             f"--name {args.name!r} (letters, digits, _ . @ -)"
         print(f"gameworld human: invalid {what}", file=sys.stderr)
-        return USAGE_ERROR
+        return ExitStatus.USAGE_ERROR
     try:
         port = reserve_port(args.port)
     except OSError as e:
         print(f"gameworld human: cannot serve the page on 127.0.0.1:{args.port}: {e.strerror or e}", file=sys.stderr)
-        return USAGE_ERROR
+        return ExitStatus.USAGE_ERROR
     os.environ[PORT_ENV] = str(port)
     os.environ[WINDOW_ENV] = "0" if args.no_window else "1"
     # Said before pytest starts: once a run is in flight, pytest captures what the agent prints.
@@ -124,11 +126,11 @@ def _merge(args: argparse.Namespace) -> int:
         write_merged(sources, merged, args.out)
     except ValueError as exc:
         print(f"gameworld merge: {exc}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     res = outcome(merged.records, [], GateConfig())
     if res.problem:  # e.g. runs of different catalog versions or budgets: not one comparable session
         print(f"gameworld merge: {args.out}: {res.problem}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     from .report.results_page import write_results_page
 
     page = write_results_page(args.out)
@@ -144,7 +146,7 @@ def _merge(args: argparse.Namespace) -> int:
     if res.summaries:
         print("\n".join(format_table(res.summaries)))
     print(f"results page: {page}")
-    return 0
+    return ExitStatus.OK
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -160,12 +162,12 @@ def _list(args: argparse.Namespace) -> int:
         problem = str(exc)
     if problem:
         print(f"gameworld list: {problem}", file=sys.stderr)
-        return USAGE_ERROR
+        return ExitStatus.USAGE_ERROR
     try:
         catalog = load_catalog(args.catalog)
     except CatalogError as exc:
         print(f"gameworld list: {exc}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     rows = catalog_rows(catalog, args.what, args.keywords, args.genre, args.level, args.interface)
     from .report.aggregate import align_columns
 
@@ -173,7 +175,7 @@ def _list(args: argparse.Namespace) -> int:
     print(f"{len(rows) - 1} {args.what}")
     for line in catalog.left_out:
         print(f"left out: {line}")
-    return 0
+    return ExitStatus.OK
 
 
 def _snapshot(args: argparse.Namespace) -> int:
@@ -188,10 +190,10 @@ def _snapshot(args: argparse.Namespace) -> int:
                                      args.browser_path))
     except (CatalogError, ValueError) as exc:
         print(f"gameworld snapshot: {exc}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     for path in paths:
         print(path)
-    return 0
+    return ExitStatus.OK
 
 
 def _calibrate(args: argparse.Namespace) -> int:
@@ -218,12 +220,12 @@ def _calibrate(args: argparse.Namespace) -> int:
         problem = str(exc)
     if problem:
         print(f"gameworld calibrate: {problem}", file=sys.stderr)
-        return USAGE_ERROR
+        return ExitStatus.USAGE_ERROR
     try:
         catalog = (args.catalog or default_catalog_dir()).resolve()  # the sessions run in their own folder
     except CatalogError as exc:
         print(f"gameworld calibrate: {exc}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     target = args.out or default_target(catalog, args.catalog is not None, Path(__file__).parent, Path.cwd())
     if args.restamp:
         from .records.calibrate import restamp_command
@@ -235,7 +237,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         result, wall = calibrate(cfg)
     except NothingPlayed as exc:
         print(f"gameworld calibrate: {exc}", file=sys.stderr)
-        return 1
+        return ExitStatus.FAILED
     faults = sum(r.faults for b in result.tasks.values() for r in b.rates.values())
     floor = floors(result)
     print(f"{cfg.target}: {len(result.tasks)} tasks, catalog version {result.catalog_version}, "
@@ -245,7 +247,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     print(f"calibrate wall time: {wall:.1f} s")
     if target.resolve() != (catalog / FILE_NAME).resolve():
         print(f"sessions use it with --gw-baselines {target} (or gw_baselines = {target} in the ini file)")
-    return 1 if faults or not result.tasks else 0
+    return ExitStatus.FAILED if faults or not result.tasks else ExitStatus.OK
 
 
 def _view(args: argparse.Namespace) -> int:
@@ -257,15 +259,15 @@ def _view(args: argparse.Namespace) -> int:
     if not args.results.is_dir():
         print(f"gameworld view: {args.results}: no such folder (play a session first, or give --results)",
               file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     try:
         page = write_index(args.results, out, args.catalog)
     except (OSError, ValueError) as exc:
         print(f"gameworld view: {exc}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     print(f"wrote {page}: {len(session_dirs(args.results))} session(s) (open it from disk, or --serve)")
     if not args.serve:
-        return 0
+        return ExitStatus.OK
     root = Path(os.path.commonpath([args.results.resolve(), out.resolve()]))
     return serve(root, page, args.port, args.serve_for, results=args.results)
 
@@ -277,20 +279,42 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         # Python would report the pipe again when it flushes stdout at exit: point stdout at devnull first.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141  # what a shell reports for a command ended by SIGPIPE
+        return ExitStatus.BROKEN_PIPE
 
 
-def _dispatch(argv: list[str]) -> int:
-    if argv and argv[0] == "serve":
+def _own_parser(argv: list[str]) -> Callable[[list[str]], int] | None:
+    """The commands that parse their own arguments (`gameworld serve --help` shows theirs), loaded only when named."""
+    if not argv or argv[0] not in ("serve", "cache", "plan"):
+        return None
+    if argv[0] == "serve":
         from .endpoint.server import serve_main
 
-        return serve_main(argv[1:])
-    if argv and argv[0] in ("cache", "plan"):
+        return serve_main
+    if argv[0] == "cache":
         from .records.cache_command import cache_main
-        from .report.plan_command import plan_main
 
-        return (cache_main if argv[0] == "cache" else plan_main)(argv[1:])
+        return cache_main
+    from .report.plan_command import plan_main
 
+    return plan_main
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .report.report_command import report_main
+
+    return report_main(args)
+
+
+# Each command's handler. The first two pass what they do not know to pytest; the others refuse it.
+_TO_PYTEST: dict[str, Callable[[argparse.Namespace, list[str]], int]] = {"play": _play, "human": _human}
+_HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "validate": _validate, "list": _list, "report": _report, "view": _view, "snapshot": _snapshot,
+    "merge": _merge, "calibrate": _calibrate, "golden": golden_command.command, "assets": _assets,
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    """Every command's arguments (serve, cache and plan name theirs in their own modules)."""
     parser = argparse.ArgumentParser(prog="gameworld", description="The GameWorld benchmark for game agents.")
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser("validate", help="check the catalog (files, and score fields at each task's start)")
@@ -391,32 +415,20 @@ def _dispatch(argv: list[str]) -> int:
     sub.add_parser("cache", help="the reply cache of --gw-cache: list | clear (see gameworld cache --help)")
     sub.add_parser("plan", help="the runs, step budgets, pictures and cost a `gameworld play` selection would have, "
                                 "without playing (see gameworld plan --help)")
+    return parser
+
+
+def _dispatch(argv: list[str]) -> int:
+    own = _own_parser(argv)
+    if own is not None:
+        return own(argv[1:])
+    parser = _parser()
     args, rest = parser.parse_known_args(argv)
-    if args.command == "play":
-        return _play(args, rest)
-    if args.command == "human":
-        return _human(args, rest)
+    if args.command in _TO_PYTEST:
+        return _TO_PYTEST[args.command](args, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    if args.command == "snapshot":
-        return _snapshot(args)
-    if args.command == "list":
-        return _list(args)
-    if args.command == "merge":
-        return _merge(args)
-    if args.command == "calibrate":
-        return _calibrate(args)
-    if args.command == "assets":
-        return _assets(args)
-    if args.command == "golden":
-        return golden_command.command(args)
-    if args.command == "view":
-        return _view(args)
-    if args.command == "validate":
-        return _validate(args)
-    from .report.report_command import report_main
-
-    return report_main(args)
+    return _HANDLERS[args.command](args)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import IO, Any
 
 from ..catalog.providers import base_url_env
+from ..report.exit_status import ExitStatus
 from .app import PROTOCOLS, App, Outcome
 from .policy import make_policy
 from .script import ScriptError
@@ -301,12 +302,12 @@ def serve_main(argv: list[str] | None = None) -> int:
     if not _loopback(args.host):
         print(f"refusing to bind non-loopback host {args.host!r}: this server is for local tests only",
               file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     try:
         policy = make_policy(args.policy, seed=args.seed)
     except (ScriptError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr)
     request_log = RequestLog(args.log)
     try:
@@ -315,7 +316,7 @@ def serve_main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"error: cannot bind {args.host}:{args.port}: {exc}", file=sys.stderr)
         request_log.close()
-        return 1
+        return ExitStatus.FAILED
 
     def stop(signum: int, _frame: object) -> None:
         # shutdown() blocks until serve_forever returns, so it must run off the main thread.
@@ -331,7 +332,7 @@ def serve_main(argv: list[str] | None = None) -> int:
     finally:
         server.server_close()
         request_log.close()
-    return 0
+    return ExitStatus.OK
 
 
 def run_in_thread(protocol: str, policy: str = "random", seed: int = 0, log: str | None = None,

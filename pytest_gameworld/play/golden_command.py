@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..report.exit_status import ExitStatus
+
 
 def add_parser(sub: Any) -> None:
     g = sub.add_parser("golden", help="record each task's states and frame hashes for a fixed seeded action list "
@@ -31,17 +33,17 @@ def command(args: argparse.Namespace) -> int:
 
     if args.steps < 1 or args.pages < 1:
         print("gameworld golden: --steps and --pages must be at least 1", file=sys.stderr)
-        return 4
+        return ExitStatus.USAGE_ERROR
     try:
         keep = compile_keywords(args.select)
         catalog = load_catalog(args.catalog)
     except (KeywordError, CatalogError) as exc:
         print(f"gameworld golden: {exc}", file=sys.stderr)
-        return 4 if isinstance(exc, KeywordError) else 2
+        return ExitStatus.USAGE_ERROR if isinstance(exc, KeywordError) else ExitStatus.REFUSED
     tasks = [t.id for t in catalog.tasks if keep([t.id, t.game])]
     if not tasks:
         print(f"gameworld golden: -k {args.select!r} selects no task", file=sys.stderr)
-        return 1
+        return ExitStatus.FAILED
     # Each golden is appended as it is made, so an interrupted recording keeps the tasks it finished; the
     # whole file is then rewritten sorted by task.
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -59,4 +61,4 @@ def command(args: argparse.Namespace) -> int:
         print(f"{t}: {goldens[t].error}", file=sys.stderr)
     print(f"{args.out}: {len(goldens)} task golden(s) of {catalog.root}, {args.steps} steps each"
           + (f"; {len(failed)} could not be played" if failed else ""))
-    return 1 if failed else 0
+    return ExitStatus.FAILED if failed else ExitStatus.OK

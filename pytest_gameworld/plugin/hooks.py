@@ -12,23 +12,12 @@ import pytest
 
 from ..agents.providers.cache import sampling_notices
 from ..agents.trivial import trivial_problem
-from ..browser.remote_assets import AssetStore
-from ..catalog.loader import load_catalog
-from ..catalog.run_cases import INTERFACES, build_cases, game_marks, split_model_refs
 from ..catalog.sampling import outside_sample
-from ..catalog.specs import GENRES, CatalogError
-from ..records.jsonl import RecordWriteError
 from ..records.redact import redact
-from ..records.run_record import RunKey
 from ..records.sessions import (
     case_key,
-    catalog_version,
     planned_runs,
     read_plan,
-    read_session,
-    reuse_problem,
-    scored_keys,
-    set_aside_damaged_plan,
     write_named_models,
     write_plan,
 )
@@ -36,8 +25,8 @@ from ..records.shards import build_plan, plan_run
 from ..report import live_progress
 from ..report.aggregate import whole_percent
 from ..report.gate import GateConfig
-from ..report.outcome import Outcome, build_gate
-from . import benchmark, crashes, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
+from ..report.outcome import Outcome
+from . import benchmark, configure, crashes, hold_back, ini_guard, session_end, session_facts, signals, startup_checks, write_failures
 from .fault_report import fault_text, is_fault
 from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
     gw_agent,
@@ -57,16 +46,13 @@ from .fixtures import (  # noqa: F401  (fixtures are found on the plugin module)
 from .options import Settings, add_options, given_options
 from .redaction import install_log_redaction, redact_report
 from .run_engine import RUN_DIR, RunEngine
-from .run_setup import case_of, session_dir_for
+from .run_setup import case_of
 from .stash import (
-    ASSETS,
     CASES,
     CATALOG,
     CATALOG_VERSION,
     COMPARABILITY,
     ENGINE,
-    INVOCATION,
-    NOTES,
     REPLAY,
     SCORED_BEFORE,
     SESSION_DIR,
@@ -110,14 +96,10 @@ def _default_asyncio_loop_scope(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
+    """Markers always; with a model named, the benchmark (configure.load_benchmark), then a worker adopts its
+    controller's session facts and the controller makes them and registers the session's plugins."""
     _default_asyncio_loop_scope(config)
-    for name in GENRES:
-        config.addinivalue_line("markers", f"{name}: GameWorld genre {name}")
-    for level in range(1, 6):
-        config.addinivalue_line("markers", f"L{level}: GameWorld curriculum level {level}")
-    for name in INTERFACES:
-        config.addinivalue_line("markers", f"{name}: GameWorld agent interface {name}")
-    config.addinivalue_line("markers", "upstream: a task of an upstream GameWorld checkout (--gw-catalog)")
+    configure.register_markers(config)
     try:
         settings = Settings.from_config(config)
     except ValueError as exc:
@@ -133,64 +115,22 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     config.add_cleanup(signals.install())
     install_log_redaction()
-    try:
-        catalog = load_catalog(settings.catalog)
-        config.stash[ASSETS] = AssetStore.load(settings.assets) if settings.assets else None
-        models = [catalog.resolve_model(ref, settings.model_overrides(), settings.interface or None)
-                  for ref in split_model_refs(settings.models)]
-        gate = build_gate(settings.gates, settings.baseline, settings.max_drop, settings.max_drop_strict,
-                          settings.gate_allow_missing) if worker is None else GateConfig()
-    except (CatalogError, ValueError) as exc:
-        raise pytest.UsageError(str(exc)) from None
-    for game in catalog.games.values():
-        for mark in game_marks(game):
-            config.addinivalue_line("markers", f"{mark}: GameWorld game {game.id}")
-    cases = build_cases(catalog.tasks, catalog.games, models, settings.repeat)
-    marker_problem = startup_checks.game_marker_problem(config.option.markexpr, catalog.games.values())
-    if marker_problem and worker is None:  # --collect-only too: selecting nothing is what it would show
-        raise pytest.UsageError(marker_problem)
+    bench = configure.load_benchmark(config, settings, worker is None, inert)
     if worker is None and not inert:
-        for problem in (startup_checks.cost_cap_problem(settings.max_cost, models),
-                        startup_checks.browser_problem(settings), startup_checks.baselines_problem(settings.baselines),
-                        startup_checks.obs_problem(settings.obs, catalog.games.values()),
-                        startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases))):
-            if problem:
-                raise pytest.UsageError(problem)
-        _preflight([m for m in models if m.provider])
-    config.stash[CATALOG] = catalog
-    config.stash[CASES] = cases
-    config.pluginmanager.register(_Planner(inert, gate), "gameworld-planner")
+        _preflight([m for m in bench.models if m.provider])
+    config.pluginmanager.register(_Planner(inert, bench.gate), "gameworld-planner")
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args = []  # no path named: the benchmark alone (added at collection), not the project's tests
     if worker is not None:
-        config.stash[SESSION_DIR] = Path(worker["gw_session_dir"])
-        config.stash[CATALOG_VERSION] = worker["gw_catalog_version"]
-        config.stash[SCORED_BEFORE] = {RunKey(*k): v for k, v in worker["gw_scored_before"]}
-        config.stash[INVOCATION], config.stash[COMPARABILITY] = worker["gw_invocation"], worker["gw_comparability"]
-        if worker["gw_replay"] is not None:
-            config.stash[REPLAY] = set(worker["gw_replay"])
+        configure.adopt_worker_input(config, worker)
         return
-    session_dir = session_dir_for(config, settings).resolve()
-    version = catalog_version(catalog.root)
-    budgets = {t.id: settings.max_steps or t.max_steps for t in catalog.tasks}
-    problem = reuse_problem(session_dir, version, budgets)
-    if problem:
-        raise pytest.UsageError(problem)
-    config.stash[SESSION_DIR] = session_dir
-    config.stash[CATALOG_VERSION] = version
-    try:  # a damaged plan would leave the session impossible to continue: kept aside, the selection replans it
-        plan_note = None if inert else set_aside_damaged_plan(session_dir)
-    except RecordWriteError as exc:
-        raise pytest.UsageError(str(exc)) from None
-    config.stash[NOTES] = [plan_note] if plan_note else []
-    # Damaged lines and damaged trajectories are not scored (named in the summary), so they are played again.
-    records = read_session(session_dir).records if settings.resume or plan_note else []
-    config.stash[SCORED_BEFORE] = {k: session_dir.name for k in scored_keys(records)}
-    config.stash[INVOCATION] = session_facts.new_invocation()
-    config.stash[COMPARABILITY] = session_facts.comparability(settings, catalog, models, version)
-    replay = session_facts.replay_set(config, session_dir)
-    if replay is not None:
-        config.stash[REPLAY] = replay
+    configure.make_session_facts(config, settings, bench, inert)
+    _register_controller(config, settings, bench.gate, inert)
+
+
+def _register_controller(config: pytest.Config, settings: Settings, gate: GateConfig, inert: bool) -> None:
+    """The controller's session plugins: outcome and gate, live progress, the pytest-html report, xdist's hooks."""
+    session_dir = config.stash[SESSION_DIR]
     config.pluginmanager.register(_Controller(config, gate, inert), "gameworld-controller")
     write_failures.probe_session_dir(session_dir, inert)
     if not inert and settings.progress != "off":

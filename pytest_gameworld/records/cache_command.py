@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..report.exit_status import ExitStatus
 from .reply_cache import DEFAULT_MAX_MB, CacheFolder, cache_folder, listing
 
 
@@ -27,8 +28,8 @@ def cache_main(argv: list[str]) -> int:
     if args.what == "list":
         for line in listing(folder):
             print(line)
-        return 0
+        return ExitStatus.OK
     removed = folder.clear(args.model)
     whose = f" of {args.model}" if args.model else ""
     print(f"{folder.root}: removed {removed} stored repl{'y' if removed == 1 else 'ies'}{whose}")
-    return 0
+    return ExitStatus.OK

@@ -18,6 +18,7 @@ from ..catalog.keywords import compile_keywords
 from ..catalog.loader import load_catalog
 from ..catalog.run_cases import game_mark
 from ..report.discrimination import baselines_json
+from ..report.exit_status import ExitStatus
 from . import baselines
 from .jsonl import write_file
 from .run_record import read_results, versions
@@ -146,8 +147,8 @@ def restamp_command(catalog: Path, target: Path, was: Path, now: Path, select: s
                          {t.id for t in cat.tasks if keep([t.id, t.game])})
     except (GoldenFileError, CatalogError, baselines.BaselinesError, KeywordError) as exc:
         print(f"gameworld calibrate: {exc}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     if result.restamped:
         write_file(target, json.dumps(baselines_json(result.baselines), indent=1) + "\n")
     print("\n".join(result.lines() + [f"{target}: {'rewritten' if result.restamped else 'unchanged'}"]))
-    return 1 if result.kept else 0
+    return ExitStatus.FAILED if result.kept else ExitStatus.OK

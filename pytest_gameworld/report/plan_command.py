@@ -8,8 +8,7 @@ import sys
 
 from ..plugin.plan_session import collect
 from .cost_plan import plan_lines, plan_specs
-
-USAGE_ERROR = 4
+from .exit_status import ExitStatus
 
 
 def plan_main(argv: list[str]) -> int:
@@ -24,7 +23,7 @@ def plan_main(argv: list[str]) -> int:
     if found.status not in (0, 5) or found.settings is None:
         sys.stdout.write(found.output)
         print(f"gameworld plan: the selection did not collect (pytest exit status {found.status})", file=sys.stderr)
-        return found.status or USAGE_ERROR
+        return found.status or ExitStatus.USAGE_ERROR
     settings = found.settings
     notes = []
     if found.scored_before:
@@ -40,7 +39,7 @@ def plan_main(argv: list[str]) -> int:
     if not found.cases:
         print("gameworld plan: the selection plays no run")
         print("\n".join(f"note: {n}" for n in notes))
-        return 0
+        return ExitStatus.OK
     protocol = "realtime (--gw-rt)" if settings.realtime else "paused"
     print(f"gameworld plan: {len(found.cases)} run(s), {protocol} protocol, --gw-obs {settings.obs}, "
           f"seed {settings.seed}, catalog {found.catalog.root if found.catalog else '?'}")
@@ -51,4 +50,4 @@ def plan_main(argv: list[str]) -> int:
         print("runs:")
         for case in found.cases:
             print(f"  {case.node_id}  {settings.max_steps or case.task.max_steps} steps")
-    return 0
+    return ExitStatus.OK

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .exit_status import ExitStatus
+
 if TYPE_CHECKING:
     from ..records.baselines import Baselines
 
@@ -37,7 +39,7 @@ def report_main(args: argparse.Namespace) -> int:
         sessions = [(Path(p), read_session_files(Path(p))) for p in args.sessions]
     except ValueError as exc:
         print(f"gameworld report: {exc}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     several = len(sessions) > 1
     status, humans, standard = 0, False, True
     table: dict[str, Any] = {}
