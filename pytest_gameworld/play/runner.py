@@ -21,7 +21,8 @@ from ..catalog.specs import STANDARD_OBS, GameSpec, ModelSpec, TaskSpec
 from ..records import jsonl
 from ..records.frames import frame_name, kept_width, write_frame
 from ..records.jsonl import append_jsonl
-from ..records.run_record import RunRecord, cost_usd
+from ..records.run_events import EpisodeReset, RunEnded, RunEvent, RunStarted, StepTaken
+from ..records.run_record import Measured, RunRecord, cost_usd
 from ..records.shared_values import SharedValues
 from .actions import Verdict
 from .evaluator import Evaluator, ScoreError, StepEval, read_path
@@ -125,9 +126,9 @@ class Trajectory:
         self._shared = SharedValues()
         self._last_frame: tuple[bytes, str] | None = None  # the last kept capture and its file
 
-    def write(self, record: dict[str, Any]) -> None:
-        """Queue a line (the record must not change afterwards); appended and flushed in order."""
-        self._queue(self._append, record)
+    def write(self, event: RunEvent) -> None:
+        """Queue an event's line (made now: the event may not change afterwards); appended and flushed in order."""
+        self._queue(self._append, event.to_json())
 
     def keep_frame(self, name: str, shot: bytes, compact: bool, width: int | None) -> str:
         """Queue a step's frame; the file that holds it (the last kept one when the capture is the same)."""
@@ -313,6 +314,11 @@ class _Run:
         """After init or reset: the ready state and its picture, as the readiness gate read them."""
         self.state, self.shot = await ready
 
+    def measured(self, started: float) -> Measured:
+        """What the run measured since ``started`` (perf_counter), for its record."""
+        return Measured(self.evaluator, self.steps, self.tally, time.perf_counter() - started, _now(),
+                        {s.name: s.tally for s in self.seats})
+
     def evaluate(self, steps: int) -> StepEval:
         """The evaluator on the current state; a state that breaks the contract is a HarnessError naming the game."""
         try:
@@ -369,13 +375,9 @@ class _Run:
             acted = {"roles": {seat.name: t.to_json() for seat, t in zip(self.seats, turns)},
                      "latency_ms": max(t.latency_ms for t in turns),
                      "cost_usd": sum(t.cost for t in turns) if turns[0].priced else None}
-        self.traj.write({
-            "event": "step", "step": step, "episode": self.evaluator.episodes,
-            **({"notice": notice} if notice else {}), **({"page_dialogs": dialogs} if dialogs else {}), **acted,
-            "state": state_summary(self.state, cfg.task),
-            "score": ev.score, "best": ev.best, "progress": ev.progress, "success": ev.success,
-            "reset": ev.reset, "stop": ev.stop, "frame": frame,
-        })
+        self.traj.write(StepTaken(
+            step, self.evaluator.episodes, acted, state_summary(self.state, cfg.task), ev.score, ev.best,
+            ev.progress, ev.success, ev.reset, ev.stop, frame, notice, dialogs))
         return ev
 
 
@@ -410,18 +412,13 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
     record.catalog = dict(cfg.catalog_source)
     record.invocation, record.comparability = cfg.invocation, dict(cfg.comparability)
     traj = Trajectory(cfg.run_dir)
-    if len(seats) == 1:
-        who: dict[str, Any] = {"role": seats[0].name, "prompt": seats[0].ctx.prompt.sections}
-    else:
-        who = {"roles": {s.name: {"prompt": s.ctx.prompt.sections} for s in seats}}
-    traj.write({"event": "start", "item": cfg.item_id, "game": cfg.game.id, "task": cfg.task.id,
-                "model": cfg.model.name, "seed": cfg.seed, "repeat": cfg.repeat,
-                "protocol": record.protocol, "obs": cfg.obs, "priced": record.priced,
-                "viewport": {"width": cfg.game.viewport.width, "height": cfg.game.viewport.height}, **who})
+    traj.write(RunStarted(cfg.item_id, cfg.game.id, cfg.task.id, cfg.model.name, cfg.seed, cfg.repeat,
+                          record.protocol, cfg.obs, record.priced,
+                          {"width": cfg.game.viewport.width, "height": cfg.game.viewport.height},
+                          {s.name: s.ctx.prompt.sections for s in seats}))
     run = _Run(session, seats, cfg, Evaluator(task), traj, spend if spend is not None else Spend())
-    per_role = {s.name: s.tally for s in seats}
     started = time.perf_counter()
-    end: dict[str, Any] = {"event": "end", "status": "error"}
+    end = RunEnded()
     try:
         if not run.wants_pixels and not cfg.photographed and not cfg.catalog_source:
             await session.skip_drawing()  # nobody will see this run (an imported page is left as it is)
@@ -437,29 +434,28 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
                 await run.settle(session.reset_observed({}, run.picture_format))
                 run.evaluator.begin_episode()
                 run.notice = episode_ended_line(ev.reason, ev.outcome, run.evaluator.progress)
-                traj.write({"event": "reset", "step": run.steps, "method": session.resets[-1], "reason": ev.reason,
-                            "outcome": ev.outcome, "notice": run.notice})
+                traj.write(EpisodeReset(run.steps, session.resets[-1], ev.reason, ev.outcome, run.notice))
         await traj.drain()
         session.check()  # a blocked request or game error since the last read: decided before the record
-        record.finish(run.evaluator, ev.stop, run.steps, run.tally, time.perf_counter() - started, _now(), per_role)
-        end.update(status="ok", stop=ev.stop, success=run.evaluator.success, progress=run.evaluator.progress,
-                   final_state=run.state)
+        record.finish(run.measured(started), ev.stop)
+        end.status, end.stop, end.final_state = "ok", ev.stop, run.state
+        end.success, end.progress = run.evaluator.success, run.evaluator.progress
     except BaseException as exc:  # Ctrl-C too: the run is written down as not finished
         if isinstance(exc, PageUnresponsive) and exc.step is None:
             exc.step = run.steps  # the step in flight, numbered as in steps.jsonl
-        measured = (run.evaluator, run.steps, run.tally, time.perf_counter() - started, _now(), per_role)
         # Ctrl-C reaches a run as KeyboardInterrupt, or as the cancellation of the loop's task it runs in.
         if isinstance(exc, (KeyboardInterrupt, asyncio.CancelledError)):
-            record.interrupt(*measured)
+            record.interrupt(run.measured(started))
         else:
-            record.fail(exc, *measured)
-        end.update(status=record.status, error=record.error)
+            record.fail(exc, run.measured(started))
+        end.status, end.error = str(record.status), record.error
         raise
     finally:
         try:
             await _close_all([s.agent for s in seats])
         finally:
-            traj.write({**end, "steps": run.steps})
+            end.steps = run.steps
+            traj.write(end)
             traj.close()
             record.resets = list(session.resets)
             append_jsonl(cfg.results_path, record.to_json())

@@ -76,6 +76,18 @@ Count = Annotated[int, Field(ge=0)]
 Amount = Annotated[float, Field(ge=0.0)]
 
 
+@dataclass(frozen=True)
+class Measured:
+    """What a run measured by the time it ended, however it ended (finished, failed, interrupted)."""
+
+    evaluator: Evaluator
+    steps: int
+    tally: Tally  # the run's totals over every role
+    elapsed_s: float
+    now: str
+    per_role: dict[str, Tally] = field(default_factory=dict)  # each role's own counts
+
+
 @dataclass
 class RunRecord:
     """One run's line in results.jsonl (written from it, and read back against its field types)."""
@@ -146,16 +158,16 @@ class RunRecord:
                    trajectory=trajectory, score_start=task.start, score_target=task.target, versions=versions(),
                    priced=model.price_per_mtok is not None, obs=obs, parsing=model.parsing)
 
-    def _measure(self, ev: Evaluator, steps: int, tally: Tally, elapsed_s: float, now: str,
-                 per_role: dict[str, Tally] | None) -> None:
+    def _measure(self, m: Measured) -> None:
+        ev, tally, steps = m.evaluator, m.tally, m.steps
         self.roles = {name: {"valid": t.valid, "ntc": t.ntc, "oos": t.oos, "extra_calls": t.extra_calls}
-                      for name, t in (per_role or {}).items()}
+                      for name, t in m.per_role.items()}
         self.success, self.progress = ev.success, round(ev.progress, 6)
         self.score_best = ev.best if ev.history else None
         self.steps, self.episodes = steps, ev.episodes
         self.valid, self.invalid_ntc, self.invalid_oos = tally.valid, tally.ntc, tally.oos
         self.extra_calls = tally.extra_calls
-        self.sec_per_step = round(elapsed_s / steps, 4) if steps else 0.0
+        self.sec_per_step = round(m.elapsed_s / steps, 4) if steps else 0.0
         self.latency_per_step = round(tally.latency_s / steps, 4) if steps else 0.0
         self.tokens_in, self.tokens_out = tally.usage.input_tokens, tally.usage.output_tokens
         self.tokens_cached = tally.usage.cached_tokens
@@ -163,23 +175,21 @@ class RunRecord:
         self.cache_hits = tally.cache_hits
         self.cache_tokens_in, self.cache_tokens_out = tally.cache_usage.input_tokens, tally.cache_usage.output_tokens
         self.cache_cost_usd = round(tally.cache_cost, 6) if self.priced else None
-        self.finished_at = now
+        self.finished_at = m.now
 
-    def finish(self, ev: Evaluator, stop: str | None, steps: int, tally: Tally, elapsed_s: float,
-               now: str, per_role: dict[str, Tally] | None = None) -> None:
-        self._measure(ev, steps, tally, elapsed_s, now, per_role)
+    def finish(self, m: Measured, stop: str | None) -> None:
+        self._measure(m)
         self.status, self.stop_reason = OK, stop
 
-    def fail(self, exc: BaseException, ev: Evaluator, steps: int, tally: Tally, elapsed_s: float,
-             now: str, per_role: dict[str, Tally] | None = None) -> None:
-        self._measure(ev, steps, tally, elapsed_s, now, per_role)
+    def fail(self, exc: BaseException, m: Measured) -> None:
+        self._measure(m)
         self.status, self.stop_reason = ERROR, "error"
         self.error = f"{type(exc).__name__}: {exc}"
 
-    def interrupt(self, ev: Evaluator, steps: int, tally: Tally, elapsed_s: float, now: str,
-                  per_role: dict[str, Tally] | None = None) -> None:
+    def interrupt(self, m: Measured) -> None:
         """Ctrl-C (or the loop cancelled under it) while the run was in flight: missing, with where it stopped."""
-        self._measure(ev, steps, tally, elapsed_s, now, per_role)
+        self._measure(m)
+        steps = m.steps
         self.status, self.stop_reason = INTERRUPTED, "interrupted"
         # Numbered as the prompt and the viewer number steps (1-based): the step in flight, then what was done.
         self.error = (f"interrupted by the user during step {min(steps + 1, self.max_steps)} of {self.max_steps} "

@@ -12,7 +12,7 @@ from pytest_gameworld.play.evaluator import Evaluator
 from pytest_gameworld.play.runner import seat_agents
 from pytest_gameworld.play.semantic import classify
 from pytest_gameworld.play.tally import Tally
-from pytest_gameworld.records.run_record import RunRecord
+from pytest_gameworld.records.run_record import Measured, RunRecord
 from pytest_gameworld.report.aggregate import aggregate
 
 COOP = Path(__file__).resolve().parent.parent / "fixtures" / "coop_catalog"
@@ -57,7 +57,7 @@ def test_the_record_keeps_each_roles_counts_and_iar_counts_every_proposal(coop):
                 t.count(verdict, AgentReply(), 0.0, 0.0)
     record = RunRecord.begin(item="i", task=task, game=game, model=spec, role="blue+red", seed=0, repeat=0,
                              protocol="paused", max_steps=30, catalog_version="", session="s", trajectory="t", now="x")
-    record.finish(Evaluator(task), "max_steps", 10, total, 1.0, "y", {"blue": blue, "red": red})
+    record.finish(Measured(Evaluator(task), 10, total, 1.0, "y", {"blue": blue, "red": red}), "max_steps")
     assert record.roles == {"blue": {"valid": 10, "ntc": 0, "oos": 0, "extra_calls": 0},
                             "red": {"valid": 5, "ntc": 0, "oos": 5, "extra_calls": 0}}
     assert (record.valid, record.invalid_oos, record.steps) == (15, 5, 10)

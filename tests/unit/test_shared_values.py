@@ -51,10 +51,20 @@ def played(n: int) -> list[dict[str, Any]]:
                      for i in range(n)), {"event": "end", "status": "ok", "steps": n}]
 
 
+class Line:
+    """A line as the play loop's events hand it to the writer (their to_json), here written out in full."""
+
+    def __init__(self, value: dict[str, Any]) -> None:
+        self.value = value
+
+    def to_json(self) -> dict[str, Any]:
+        return self.value
+
+
 def write(run_dir: Path, lines: list[dict[str, Any]]) -> Path:
     traj = Trajectory(run_dir)
     for line in lines:
-        traj.write(line)
+        traj.write(Line(line))
     traj.close()
     return traj.path
 
@@ -156,7 +166,7 @@ def test_the_viewer_holds_one_copy_of_a_frame_that_steps_share(tmp_path: Path):
     lines = played(4)
     for line, shot in zip(lines[1:], shots):
         line["frame"] = traj.keep_frame(f"frames/{line['step']:04d}.webp", shot, True, None)
-        traj.write(line)
+        traj.write(Line(line))
     traj.close()
     page = write_viewer(tmp_path).read_text()
     data = read_viewer_data(page)

@@ -15,6 +15,7 @@ import pytest
 
 from pytest_gameworld.play.runner import WRITE_LAG_STEPS, Trajectory
 from pytest_gameworld.records.jsonl import RecordWriteError
+from pytest_gameworld.records.run_events import EpisodeReset
 
 FULL = Path("/dev/full")
 
@@ -34,7 +35,7 @@ def test_a_write_that_fails_while_a_step_waits_for_it_is_raised_and_leaves_no_un
         traj._writer.submit(time.sleep, 0.3)
         try:
             for step in range(WRITE_LAG_STEPS + 2):
-                traj.write({"step": step})
+                traj.write(EpisodeReset(step, "inplace", "lost", "lost", None))
                 await traj.raise_failed()
         except RecordWriteError as e:
             raised.append(str(e))
