@@ -11,6 +11,7 @@ from typing import Any
 from ..catalog.specs import Control
 from ..play.actions import Action, Proposal
 from ..records.jsonl import read_jsonl
+from ..records.run_events import END, START, STEP
 from .base import AgentError, AgentReply, Observation, RunContext
 
 
@@ -137,12 +138,12 @@ class ReplayAgent(_Builtin):
             lines = read_jsonl(self.path)  # a damaged line is refused, named by file and line
         except (OSError, ValueError) as exc:
             raise AgentError(f"cannot replay trajectory: {exc}") from None
-        head = next((ln for ln in lines if ln.get("event") == "start"), {})
+        head = next((ln for ln in lines if ln.get("event") == START), {})
         if head and (head.get("task") != ctx.task.id or head.get("game") != ctx.game.id):
             raise AgentError(f"trajectory {self.path} is for {head.get('game')}/{head.get('task')}, "
                              f"not {ctx.game.id}/{ctx.task.id}")
-        self.steps = [ln for ln in lines if ln.get("event") == "step"]
-        end = next((ln for ln in lines if ln.get("event") == "end"), None)
+        self.steps = [ln for ln in lines if ln.get("event") == STEP]
+        end = next((ln for ln in lines if ln.get("event") == END), None)
         self.final_state = end.get("final_state") if end else None
 
     async def act(self, obs: Observation) -> AgentReply:

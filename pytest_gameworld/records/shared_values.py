@@ -16,6 +16,7 @@ import hashlib
 from typing import Any
 
 from .jsonl import dumps
+from .run_events import STEP
 
 SHARED_EVENT = "shared"
 REF = "$shared"
@@ -38,7 +39,7 @@ class SharedValues:
     def line(self, record: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         """The shared lines to write first, and the record with repeated values as references (a new dict;
         the record itself is not changed). Only step lines' request and reply are looked at."""
-        if record.get("event") != "step":
+        if record.get("event") != STEP:
             return [], record
         shared: list[dict[str, Any]] = []
         out = dict(record)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .jsonl import read_lines
+from .run_events import END, START, STEP
 from .run_record import ERROR, OK, RunKey
 
 STEPS = "steps.jsonl"
@@ -28,9 +29,9 @@ def trajectory_problem(session_dir: Path, rec: dict[str, Any]) -> str | None:
         return str(lines.damaged[0])
     if not lines.records:
         return f"{path}: empty"
-    steps = sum(r.get("event") == "step" for r in lines.records)
+    steps = sum(r.get("event") == STEP for r in lines.records)
     last = lines.records[-1]
-    if last.get("event") != "end":
+    if last.get("event") != END:
         return f"{path}: ends after {steps} step line(s) without its end line (cut short)"
     if last.get("status") != OK:
         return f"{path}: its end line says {last.get('status')!r}, the record says {OK!r}"
@@ -74,14 +75,14 @@ def unrecorded_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) ->
             continue
         lines = read_lines(path, prefix=True)
         start = lines.records[0] if lines.records else None
-        if not start or start.get("event") != "start":
+        if not start or start.get("event") != START:
             continue
         try:
             key = RunKey.of(start)
             number = int(path.parent.name.split("-")[1])
         except (KeyError, TypeError, ValueError, IndexError):
             continue
-        steps = sum(r.get("event") == "step" for r in lines.records)
+        steps = sum(r.get("event") == STEP for r in lines.records)
         if key not in found or number > found[key][0]:
             found[key] = (number, Unrecorded(path, steps))
     return {k: a for k, (_, a) in found.items()}

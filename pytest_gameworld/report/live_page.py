@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..records.run_events import END, START, STEP
 from ..records.run_record import read_results
 from ..records.sessions import plan_or_damage
 from .aggregate import format_table
@@ -118,17 +119,17 @@ def read_live(session: Path, now: float | None = None) -> LiveState:
         if rel in finished:
             continue
         start = _first_line(steps)
-        if start is None or start.get("event") != "start" or start.get("item") in recorded:
+        if start is None or start.get("event") != START or start.get("item") in recorded:
             continue
         tail = _last_lines(steps)
-        if any(r.get("event") == "end" for r in tail):
+        if any(r.get("event") == END for r in tail):
             continue
         flight = InFlight(str(start.get("item")), steps.parent)
         try:
             flight.idle_s = max(0.0, now - steps.stat().st_mtime)
         except OSError:
             pass
-        step_lines = [r for r in tail if r.get("event") == "step"]
+        step_lines = [r for r in tail if r.get("event") == STEP]
         if step_lines:
             last = step_lines[-1]
             flight.step = int(last.get("step", 0)) + 1

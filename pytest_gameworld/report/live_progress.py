@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from ..records.run_events import END, STEP
 from .aggregate import whole_percent
 
 ATTEMPT = "attempt-"
@@ -38,7 +39,7 @@ def _ended(steps: Path) -> bool:
             fh.seek(0, 2)
             fh.seek(max(0, fh.tell() - 65536))
             last = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
-        return json.loads(last).get("event") == "end"
+        return json.loads(last).get("event") == END
     except (OSError, ValueError, AttributeError):
         return False
 
@@ -104,7 +105,7 @@ class Flight:
                 return
             self.tail = StepTail(fresh[-1] / "steps.jsonl")
         for rec in self.tail.read():
-            if rec.get("event") != "step":
+            if rec.get("event") != STEP:
                 continue
             self.step = int(rec.get("step", 0)) + 1
             self.score, self.best = rec.get("score"), rec.get("best")

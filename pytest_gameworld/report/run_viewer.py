@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records.jsonl import read_lines, write_file
+from ..records.run_events import END, START, STEP
 from ..records.shared_values import resolve
 from . import charts
 from .transcript import Strings, messages
@@ -107,11 +108,11 @@ def _turn(role: str, rec: Mapping[str, Any], strings: Strings) -> dict[str, Any]
 
 def viewer_data(lines: list[dict[str, Any]], frame_src: Mapping[str, str]) -> dict[str, Any]:
     """What the viewer shows, from a run's steps.jsonl lines (pure); frame_src maps a frame path to its URL."""
-    start = next((ln for ln in lines if ln.get("event") == "start"), {})
-    end = next((ln for ln in lines if ln.get("event") == "end"), {})
+    start = next((ln for ln in lines if ln.get("event") == START), {})
+    end = next((ln for ln in lines if ln.get("event") == END), {})
     strings = Strings()
     steps, frames, frame_of = [], {}, {}
-    for ln in (x for x in lines if x.get("event") == "step"):
+    for ln in (x for x in lines if x.get("event") == STEP):
         roles = ln.get("roles")
         turns = ([_turn(n, t, strings) for n, t in roles.items()] if isinstance(roles, dict)
                  else [_turn(start.get("role", ""), ln, strings)])
@@ -145,7 +146,7 @@ def invalid_steps(steps: list[dict[str, Any]]) -> list[int]:
 
 def _frames(run_dir: Path, lines: Iterable[dict[str, Any]]) -> dict[str, str]:
     """Each kept frame's URL: inlined as data: while within the budget, else linked beside the viewer."""
-    paths = list(dict.fromkeys(ln["frame"] for ln in lines if ln.get("event") == "step" and ln.get("frame")))
+    paths = list(dict.fromkeys(ln["frame"] for ln in lines if ln.get("event") == STEP and ln.get("frame")))
     files = [(p, run_dir / p) for p in paths if (run_dir / p).is_file()]
     total = sum(f.stat().st_size for _, f in files)
     if total > INLINE_FRAMES_LIMIT:
