@@ -42,16 +42,34 @@ def _children() -> dict[int, list[int]]:
     return kids
 
 
-def tree_pss_mb(root: int) -> float:
-    """The PSS of a process and all its descendants, in MB (RSS where smaps_rollup cannot be read)."""
-    kids, todo, total_kb = _children(), [root], 0
-    seen: set[int] = set()
+def _tree(root: int) -> list[int]:
+    """A process and all its descendants."""
+    kids, todo, seen = _children(), [root], []
     while todo:
         pid = todo.pop()
-        if pid in seen:
+        if pid not in seen:
+            seen.append(pid)
+            todo.extend(kids.get(pid, []))
+    return seen
+
+
+def tree_cpu_s(root: int) -> float:
+    """CPU seconds (user + system) the process and its living descendants have used so far."""
+    total = 0
+    for pid in _tree(root):
+        try:
+            text = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
             continue
-        seen.add(pid)
-        todo.extend(kids.get(pid, []))
+        fields = text[text.rfind(")") + 2:].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (the 14th and 15th fields of stat)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def tree_pss_mb(root: int) -> float:
+    """The PSS of a process and all its descendants, in MB (RSS where smaps_rollup cannot be read)."""
+    total_kb = 0
+    for pid in _tree(root):
         for name, field in ((f"/proc/{pid}/smaps_rollup", "Pss:"), (f"/proc/{pid}/status", "VmRSS:")):
             try:
                 line = next(ln for ln in Path(name).read_text().splitlines() if ln.startswith(field))
@@ -62,12 +80,18 @@ def tree_pss_mb(root: int) -> float:
     return total_kb / 1024
 
 
+CPU_MS: dict[str, float] = {}  # the last timed window's CPU per step and cores busy, for the caller to print
+
+
 def timed(step: Callable[[], None], per_call: int, seconds: float) -> tuple[float, int]:
-    """Call ``step`` until ``seconds`` have passed; (steps per second, steps taken)."""
-    calls, start = 0, time.perf_counter()
+    """Call ``step`` until ``seconds`` have passed; (steps per second, steps taken). The CPU every process of the
+    configuration used meanwhile goes to CPU_MS: per step, and as cores kept busy."""
+    calls, cpu0, start = 0, tree_cpu_s(os.getpid()), time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
         step()
         calls += 1
+    cpu = tree_cpu_s(os.getpid()) - cpu0
+    CPU_MS.update(per_step=1000 * cpu / max(1, calls * per_call), cores=cpu / elapsed)
     return calls * per_call / elapsed, calls * per_call
 
 
@@ -103,6 +127,10 @@ def measure_vector(env_id: str, obs: str, seconds: float, num_envs: int, mode: s
         vec.close()
 
 
+def cpu_note() -> str:
+    return f"CPU {CPU_MS['per_step']:5.1f} ms/step ({CPU_MS['cores']:.2f} cores busy)"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--task", default="01_02")
@@ -124,17 +152,17 @@ def main() -> None:
     if "single" in only:
         sps, steps, mb = measure_single(env_id, args.obs, args.seconds, **opts)
         figures["single"] = sps
-        print(f"single      {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB", flush=True)
+        print(f"single      {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  {cpu_note()}", flush=True)
     for n in sizes if "vector" in only else []:
         sps, steps, mb = measure_vector(env_id, args.obs, args.seconds, n, "vector_entry_point", **opts)
         figures[f"vector{n}"] = sps
-        print(f"vector{n:<5} {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  "
+        print(f"vector{n:<5} {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  {cpu_note()}  "
               f"(one browser, {n} contexts)", flush=True)
     base = f"async{args.async_envs}"
     if "async" in only:
         sps, steps, mb = measure_vector(env_id, args.obs, args.seconds, args.async_envs, "async", **opts)
         figures[base] = sps
-        print(f"{base:<11} {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  "
+        print(f"{base:<11} {sps:8.1f} steps/s  ({steps} steps)  memory {mb:7.0f} MB  {cpu_note()}  "
               f"({args.async_envs} processes, a browser each)", flush=True)
     for n in sizes:
         if f"vector{n}" in figures and base in figures:
