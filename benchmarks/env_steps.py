@@ -53,17 +53,21 @@ def _tree(root: int) -> list[int]:
     return seen
 
 
-def tree_cpu_s(root: int) -> float:
-    """CPU seconds (user + system) the process and its living descendants have used so far."""
-    total = 0
+def tree_cpu_s(root: int) -> dict[str, float]:
+    """CPU seconds (user + system) the process and its living descendants have used so far, by process name
+    (python: the interpreters; node: Playwright's drivers; chromium: browsers and renderers)."""
+    out: dict[str, float] = {}
     for pid in _tree(root):
         try:
             text = Path(f"/proc/{pid}/stat").read_text()
         except OSError:
             continue
+        name = text[text.find("(") + 1:text.rfind(")")]
+        name = "python" if name.startswith("python") else name
         fields = text[text.rfind(")") + 2:].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime (the 14th and 15th fields of stat)
-    return total / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[11]) + int(fields[12])  # utime, stime (the 14th and 15th fields of stat)
+        out[name] = out.get(name, 0.0) + ticks / os.sysconf("SC_CLK_TCK")
+    return out
 
 
 def tree_pss_mb(root: int) -> float:
@@ -80,7 +84,7 @@ def tree_pss_mb(root: int) -> float:
     return total_kb / 1024
 
 
-CPU_MS: dict[str, float] = {}  # the last timed window's CPU per step and cores busy, for the caller to print
+CPU_MS: dict[str, float] = {}  # the last timed window's CPU per step and cores busy (also by process name)
 
 
 def timed(step: Callable[[], None], per_call: int, seconds: float) -> tuple[float, int]:
@@ -90,8 +94,11 @@ def timed(step: Callable[[], None], per_call: int, seconds: float) -> tuple[floa
     while (elapsed := time.perf_counter() - start) < seconds:
         step()
         calls += 1
-    cpu = tree_cpu_s(os.getpid()) - cpu0
-    CPU_MS.update(per_step=1000 * cpu / max(1, calls * per_call), cores=cpu / elapsed)
+    cpu1 = tree_cpu_s(os.getpid())
+    used = {name: cpu1[name] - cpu0.get(name, 0.0) for name in cpu1}
+    CPU_MS.clear()
+    CPU_MS.update(per_step=1000 * sum(used.values()) / max(1, calls * per_call), cores=sum(used.values()) / elapsed)
+    CPU_MS.update({f"cores:{name}": v / elapsed for name, v in used.items() if v / elapsed >= 0.01})
     return calls * per_call / elapsed, calls * per_call
 
 
@@ -128,7 +135,8 @@ def measure_vector(env_id: str, obs: str, seconds: float, num_envs: int, mode: s
 
 
 def cpu_note() -> str:
-    return f"CPU {CPU_MS['per_step']:5.1f} ms/step ({CPU_MS['cores']:.2f} cores busy)"
+    by_name = ", ".join(f"{k[6:]} {v:.2f}" for k, v in sorted(CPU_MS.items()) if k.startswith("cores:"))
+    return f"CPU {CPU_MS['per_step']:5.1f} ms/step ({CPU_MS['cores']:.2f} cores busy: {by_name})"
 
 
 def main() -> None:
