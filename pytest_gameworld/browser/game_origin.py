@@ -9,7 +9,10 @@ from __future__ import annotations
 import mimetypes
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Playwright's types only
+    from playwright.async_api import Route
 from urllib.parse import unquote, urlsplit
 
 from ..catalog.specs import GameSpec
@@ -56,7 +59,7 @@ class GameFiles:
         kind = _TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         return Reply(200, body, kind)
 
-    async def fulfil(self, route: Any) -> None:
+    async def fulfil(self, route: Route) -> None:
         r = self.reply(route.request.url)
         await route.fulfill(status=r.status, body=r.body, content_type=r.content_type,
                             headers={"Cache-Control": "no-store"})

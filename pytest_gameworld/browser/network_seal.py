@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # Playwright's types only: the module imports it nowhere else
+    from playwright.async_api import BrowserContext, ConsoleMessage, Dialog, Page, WebSocketRoute
 
 # WebRTC may not send UDP except through a proxy (there is none), so no STUN/ICE packet leaves.
 SEAL_FLAGS = [
@@ -76,7 +79,7 @@ SEAL_SCRIPT = """
 """ % {"binding": BINDING}  # noqa: UP031 (str.format would need every brace of the script doubled)
 
 
-async def seal(context: Any, page: Any, blocked: list[str], dialogs: list[str]) -> None:
+async def seal(context: BrowserContext, page: Page, blocked: list[str], dialogs: list[str]) -> None:
     """Install the seal on a fresh context and its page; every refused attempt is appended to ``blocked``, every
     dialog the page opened (alert, confirm, prompt: dismissed, nobody is there to answer) to ``dialogs``."""
     await context.expose_binding(BINDING, lambda _source, what: blocked.append(str(what)[:500]))
@@ -84,7 +87,7 @@ async def seal(context: Any, page: Any, blocked: list[str], dialogs: list[str]) 
 
     # No server stands behind the games' origin, so no WebSocket has anywhere legitimate to go
     # (connecting one to *.localhost would reach the browser host's own loopback).
-    async def websocket(ws: Any) -> None:
+    async def websocket(ws: WebSocketRoute) -> None:
         blocked.append(f"websocket {ws.url}")
         await ws.close(code=1008, reason="blocked by the GameWorld sandbox")
 
@@ -95,8 +98,8 @@ async def seal(context: Any, page: Any, blocked: list[str], dialogs: list[str]) 
     page.on("dialog", _dismiss(dialogs))
 
 
-def _dismiss(dialogs: list[str]) -> Callable[[Any], Any]:
-    async def dismiss(dialog: Any) -> None:
+def _dismiss(dialogs: list[str]) -> Callable[[Dialog], Any]:
+    async def dismiss(dialog: Dialog) -> None:
         dialogs.append(f"{dialog.type}({json.dumps(str(dialog.message)[:200])}) dismissed")
         try:
             await dialog.dismiss()
@@ -106,8 +109,8 @@ def _dismiss(dialogs: list[str]) -> Callable[[Any], Any]:
     return dismiss
 
 
-def _close_popup(page: Any, blocked: list[str]) -> Callable[[Any], Any]:
-    async def close(other: Any) -> None:
+def _close_popup(page: Page, blocked: list[str]) -> Callable[[Page], Any]:
+    async def close(other: Page) -> None:
         if other is not page:
             blocked.append(f"popup {other.url}")
             await other.close()
@@ -115,10 +118,10 @@ def _close_popup(page: Any, blocked: list[str]) -> Callable[[Any], Any]:
     return close
 
 
-def _console_refusals(blocked: list[str]) -> Callable[[Any], None]:
+def _console_refusals(blocked: list[str]) -> Callable[[ConsoleMessage], None]:
     """Chromium names some refusals only on the console (file://, WebTransport): those are our log lines."""
 
-    def seen(msg: Any) -> None:
+    def seen(msg: ConsoleMessage) -> None:
         if msg.type != "error":
             return
         for pattern, what in _CONSOLE_REFUSALS:

@@ -15,7 +15,10 @@ import json
 import mimetypes
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # Playwright's types only
+    from playwright.async_api import Route
 from urllib.parse import urlsplit, urlunsplit
 
 MANIFEST = "assets.json"
@@ -81,7 +84,7 @@ class AssetStore:
     def reply(self, url: str) -> AssetReply | None:
         return self.replies.get(asset_key(url))
 
-    async def serve(self, route: Any) -> bool:
+    async def serve(self, route: Route) -> bool:
         """Answer a request from the recording; False when it holds nothing for the URL."""
         found = self.reply(route.request.url)
         if found is None:
