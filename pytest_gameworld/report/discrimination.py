@@ -258,7 +258,11 @@ DOCS_END = "<!-- end of the separation table -->"
 def docs_section(b: Baselines) -> list[str]:
     """The generated part of docs/catalog.md: the summary, and the table (what the file has, never more)."""
     seps = separation(b)
-    repeats = b.made.get("repeats") or {"random": b.made.get("random_repeats"), "oracle": b.made.get("oracle_repeats")}
+    repeats = dict(b.made.get("repeats") or {"random": b.made.get("random_repeats"),
+                                             "oracle": b.made.get("oracle_repeats")})
+    trivial = b.made.get("trivial") or {}
+    if trivial.get("repeats"):  # a calibration may have played the trivial policies alone
+        repeats["trivial policies"] = trivial["repeats"]
     have = [a for a in LADDER if any(a in tb.rates for tb in b.tasks.values())]
     missing = [a for a in LADDER if a not in have]
     out = [DOCS_BEGIN, "", f"From `catalog/baselines.json` (catalog version {b.catalog_version}; agents recorded: "
