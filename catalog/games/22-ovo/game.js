@@ -30,6 +30,7 @@
   const MAX_FALL = 1400;
   const WALL_SLIDE = 160;
   const WALL_KICK = 420;
+  const KICK_LOCK_TICKS = 10;      // after a wall kick the runner flies away for 1/6 s whatever is held
   const SLIDE_TICKS = 36;          // 0.6 s
   const SLIDE_MIN = 360;           // a slide keeps at least this speed
   const SMASH_VY = 1400;
@@ -43,7 +44,8 @@
   // Legend: . empty, # solid, L low bar (solid top half), x floor spikes,
   // v ceiling spikes, < wall spikes facing left, o coin, E exit flag, @ start.
   const LEVELS = [
-    [ // level 1: 2400 px
+    [ // level 1: 2400 px. The hanging spikes under the slab are run under, not
+      // jumped at: a runner that only jumps dies there, one that never jumps in the pits.
       "............................................................",
       "............................................................",
       "............................................................",
@@ -56,12 +58,12 @@
       "............................................................",
       "............................................................",
       "............................................................",
-      "...............................o........................E...",
-      "..............................##..........##################",
-      "..........................................##################",
-      "..@.................xxxx..................##################",
-      "############..################...###########################",
-      "############..################xxx###########################",
+      "...........................####.....o....................E..",
+      "...........................####....##.........##############",
+      "...........................vvvv...............##############",
+      "..@...............xxxx........................##############",
+      "############..#####################...######################",
+      "############..#####################xxx######################",
     ],
     [ // level 2: 2800 px
       "..................####................................................",
@@ -169,13 +171,14 @@
 
   Core.prototype.spawn = function () {
     this.p = { x: this.start.x, y: this.start.y, vx: 0, vy: 0, h: RH, onGround: true, onWall: 0,
-      coyote: 0, buffer: 0, slide: 0, sliding: false, face: 1 };
+      coyote: 0, buffer: 0, slide: 0, sliding: false, face: 1, kickLock: 0 };
     this.maxX = this.p.x;
   };
 
   Core.prototype.tileAt = function (col, row) {
     if (col < 0 || col >= this.cols) return "#";   // level ends are walls
-    if (row < 0 || row >= this.rows) return ".";
+    if (row < 0) return "#";                       // and so is its top: no way over a tower
+    if (row >= this.rows) return ".";
     return this.map[row][col];
   };
 
@@ -219,7 +222,11 @@
     }
     if (p.sliding) {
       if (p.slide > 0) p.slide--;
-      const roof = this.solidIn(p.x, p.y - (RH - SLIDE_H), RW, RH - SLIDE_H) !== null;
+      // Hanging spikes count as a roof too (docs/games.md: it stays low while
+      // something is overhead), so a slide begun from a standstill gets under them.
+      const ry = p.y - (RH - SLIDE_H);
+      const roof = this.solidIn(p.x, ry, RW, RH - SLIDE_H) !== null
+        || this.hazards.some((z) => z.kind === "v" && overlap(p.x, ry, RW, RH - SLIDE_H, z.x, z.y, z.w, z.h));
       if (!roof && (p.slide === 0 || !p.onGround || (p.buffer > 0 && p.slide < SLIDE_TICKS - 4))) {
         p.sliding = false;
         p.y -= RH - SLIDE_H;
@@ -228,7 +235,10 @@
         p.vx = (p.vx < 0 || (p.vx === 0 && p.face < 0) ? -1 : 1) * SLIDE_MIN;
       }
     }
-    if (!p.sliding) {
+    // A wall kick carries the runner away from the wall for a moment: steering
+    // straight back would let it climb a single wall, and a climb takes two.
+    if (p.kickLock > 0) p.kickLock = p.onGround ? 0 : p.kickLock - 1;
+    if (!p.sliding && !p.kickLock) {
       const acc = (p.onGround ? ACC_GROUND : ACC_AIR) * DT;
       if (dir) {
         p.vx += dir * acc;
@@ -249,6 +259,7 @@
       } else if (p.onWall) {
         p.vy = JUMP_VY;
         p.vx = -p.onWall * WALL_KICK;
+        p.kickLock = KICK_LOCK_TICKS;
         p.buffer = 0;
       }
     }

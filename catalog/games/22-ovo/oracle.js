@@ -18,7 +18,7 @@
   // Waypoints: {coin: true} is passed when this level's coin is taken; {x, y, r}
   // when the runner's centre comes within r px.
   const ROUTES = {
-    1: [{ coin: true }, { x: 1760, y: 480, r: 60 }],
+    1: [{ coin: true }, { x: 1920, y: 480, r: 60 }],
     2: [{ x: 680, y: 620, r: 60 }, { x: 900, y: 620, r: 60 }, { coin: true }, { x: 1400, y: 420, r: 50 }],
     3: [{ x: 1380, y: 380, r: 50 }, { coin: true }],
   };

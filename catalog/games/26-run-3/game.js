@@ -26,6 +26,15 @@
   // runner settles to its lane centre at 2 m/s, so 0.2 s presses stay one
   // lane each however the step's ticks fall. The run starts `ready` (first
   // key press), like 04/07/13, so that waiting alone never scores.
+  //
+  // The opening, like the first metres of an original Run 3 level, asks for
+  // both moves before the free run: the start lane ends (the route turns one
+  // lane left or right, seeded, at OPEN_TURN_ROW and the lane it leaves is a
+  // hole for OPEN_WALL_ROWS, 16 m, more than any jump's 12-13 m), then the
+  // whole ring is missing for one row at OPEN_GAP_ROW (20 m), to be jumped.
+  // Holding one button fails there: jump alone lands in the ended lane,
+  // sidesteps alone run into the ring gap. The rest of the first 30 m stays
+  // solid. Take-off window for the gap: 9.6-20 m, 0.5 s, 2.7 short steps.
   // ---------------------------------------------------------------------------
   const W = 1280;
   const H = 720;
@@ -48,7 +57,7 @@
   const FALL_TICKS = 30;          // 0.5 s falling before `fell`
   const ROLL_TICKS = 9;           // 0.15 s camera roll after a gravity switch
 
-  const START_ROWS = 15;          // first 30 m solid
+  const START_ROWS = 15;          // first 30 m solid but for the opening
   const CHUNK_ROWS = 20;
   const HOLE_P0 = 0.15;
   const HOLE_P1 = 0.55;
@@ -59,6 +68,9 @@
   const HOLE_AFTER_CHANGE = 8;    // rows from a lane change to the next route hole
   const CHANGE_AFTER_HOLE = 10;   // rows from a route hole to the next lane change
   const START_LANE = 2;           // middle lane of wall 0
+  const OPEN_TURN_ROW = 2;        // 4 m: the route leaves the start lane
+  const OPEN_WALL_ROWS = 8;       // the start lane's hole after the overlap: rows 6-13, 12-28 m
+  const OPEN_GAP_ROW = 10;        // 20 m: one row missing round the whole ring
 
   const AHEAD_ROWS = 20;
   const FULL_PROGRESS_M = 600;
@@ -96,6 +108,8 @@
       lane: [],        // route lane per row
       lane2: [],       // second solid route lane around a change, or -1
       hole: [],        // route hole at this row
+      wall: [],        // the opening: the ended start lane at this row, or -1
+      ring: [],        // the opening: the whole ring missing at this row
       walk: { lane: START_LANE, sinceChange: 0, sinceHole: 0 },
     };
   }
@@ -113,7 +127,12 @@
         const r = chunk * CHUNK_ROWS + n;
         let l2 = -1;
         let isHole = false;
-        if (r >= START_ROWS) {
+        if (r === OPEN_TURN_ROW) {
+          w.lane = mod(w.lane + (rngNext(rng) < 0.5 ? -1 : 1), RING);
+          w.sinceChange = 0;
+        } else if (r === OPEN_GAP_ROW) {
+          isHole = true;              // and the whole ring with it (tileAt)
+        } else if (r >= START_ROWS) {
           if (holeLeft > 0) {
             isHole = true;
             holeLeft--;
@@ -140,6 +159,10 @@
           t.lane.push(lane[n]);
           t.lane2.push(lane2[n]);
           t.hole.push(hole[n]);
+          const r = base + n;
+          const walled = r >= OPEN_TURN_ROW + ROUTE_OVERLAP && r < OPEN_TURN_ROW + ROUTE_OVERLAP + OPEN_WALL_ROWS;
+          t.wall.push(walled ? START_LANE : -1);
+          t.ring.push(r === OPEN_GAP_ROW);
         }
         for (let r = Math.max(1, base - ROUTE_OVERLAP); r < t.lane.length; r++) {
           if (t.lane[r] !== t.lane[r - 1]) {
@@ -163,10 +186,12 @@
 
   // Is there a tile at row r, ring lane l?
   function tileAt(t, r, l) {
-    if (r < START_ROWS) return true;
     ensureRow(t, r);
+    if (t.ring[r]) return false;
     l = mod(l, RING);
     if (l === t.lane[r] || l === t.lane2[r]) return !t.hole[r];
+    if (l === t.wall[r]) return false;
+    if (r < START_ROWS) return true;
     return cellRand(t.base, l, r) >= holeP(r);
   }
 

@@ -102,11 +102,13 @@
     act(state, task, role) {
       const core = window.__gwCore;
       if (!state || !core) return { control: "jump", args: {} };
-      if (state.status === "ready") return { control: "jump", args: {} };   // starts the run
-      if (state.status !== "playing") return { control: "wait", args: {} };
+      if (state.status !== "ready" && state.status !== "playing") return { control: "wait", args: {} };
+      // Any key but `wait` starts the run; which one matters, since the start
+      // lane ends at 12 m (game.js, the opening).
+      const first = state.status === "ready" ? MOVES.slice(1) : MOVES;
       let best = null;
       let bestPlanFound = null;
-      for (const move of MOVES) {
+      for (const move of first) {
         const plan = worstOverSkews(core, move);
         if (!bestPlanFound || better(plan, bestPlanFound)) {
           best = move;
