@@ -140,6 +140,7 @@ def build_catalog(root: Path, names: list[str], port: int = 9, keep_source: bool
     for sub in ("models", "prompts"):
         shutil.copytree(source / sub, root / sub)
     games, tasks = root / "games", root / "tasks"
+    shutil.copytree(source / "games" / "_shell", games / "_shell")  # 01-2048's page loads the shared shell
     if keep_source:
         shutil.copytree(source / "games" / SOURCE_GAME, games / SOURCE_GAME)
         (tasks / SOURCE_GAME).mkdir(parents=True)

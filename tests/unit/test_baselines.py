@@ -114,11 +114,15 @@ def test_a_games_version_covers_the_shared_shell_only_where_its_page_loads_it(tm
     shipped = default_catalog_dir()
     shutil.copytree(shipped, tmp_path / "cat", ignore=shutil.ignore_patterns("baselines.json"))
     root = tmp_path / "cat"
+    # Every shipped game loads the shell: in the copy, 01-2048's page stops loading it (its version is computed
+    # from its files alone; the page is never opened here).
+    page = root / "games" / "01-2048" / "index.html"
+    page.write_text("\n".join(ln for ln in page.read_text().splitlines() if "../_shell/" not in ln) + "\n")
     before = task_versions(load_catalog(root))
     cat = load_catalog(root)
     assert "_shell" not in cat.games
     loads = {g for g, spec in cat.games.items() if "../_shell/" in (spec.path / "index.html").read_text()}
-    assert "05-breakout" in loads and "01-2048" not in loads
+    assert "05-breakout" in loads and "01-2048" not in loads and len(loads) == len(cat.games) - 1
     (root / "games" / "_shell" / "shell.js").write_text((root / "games" / "_shell" / "shell.js").read_text() + "\n")
     after = task_versions(load_catalog(root))
     changed = {t for t in before if before[t] != after[t]}
