@@ -22,7 +22,7 @@ from ..records import jsonl
 from ..records.frames import frame_name, kept_width, write_frame
 from ..records.jsonl import append_jsonl
 from ..records.run_events import EpisodeReset, RunEnded, RunEvent, RunStarted, StepTaken
-from ..records.run_record import Measured, RunRecord, cost_usd
+from ..records.run_record import Measured, RunRecord, RunStatus, cost_usd
 from ..records.shared_values import SharedValues
 from .actions import Verdict
 from .evaluator import Evaluator, ScoreError, StepEval, read_path
@@ -438,7 +438,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
         await traj.drain()
         session.check()  # a blocked request or game error since the last read: decided before the record
         record.finish(run.measured(started), ev.stop)
-        end.status, end.stop, end.final_state = "ok", ev.stop, run.state
+        end.status, end.stop, end.final_state = RunStatus.OK, ev.stop, run.state
         end.success, end.progress = run.evaluator.success, run.evaluator.progress
     except BaseException as exc:  # Ctrl-C too: the run is written down as not finished
         if isinstance(exc, PageUnresponsive) and exc.step is None:
@@ -448,7 +448,7 @@ async def play(session: GameSession, agents: Agent | Mapping[str, Agent],
             record.interrupt(run.measured(started))
         else:
             record.fail(exc, run.measured(started))
-        end.status, end.error = str(record.status), record.error
+        end.status, end.error = RunStatus(record.status), record.error
         raise
     finally:
         try:

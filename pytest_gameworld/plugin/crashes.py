@@ -22,7 +22,7 @@ import pytest
 
 from ..catalog.run_cases import Case
 from ..records.jsonl import RecordWriteError, append_jsonl
-from ..records.run_record import INTERRUPTED, OK, PROPERTY_KEYS, read_results
+from ..records.run_record import INTERRUPTED, RunRecord, read_results
 from ..records.trajectories import trajectory_problem, unrecorded_attempts
 from . import benchmark
 from .run_records import unplayed_record
@@ -59,11 +59,11 @@ class CrashReports:
             return
         report.longrepr = self._record_interrupted(case, worker)
 
-    def _recorded(self, item: str) -> dict[str, Any] | None:
+    def _recorded(self, item: str) -> RunRecord | None:
         """This invocation's record of the item, when its worker wrote one before it died."""
         invocation = self.config.stash.get(INVOCATION, "")
         mine = [r for r in read_results(self.config.stash[SESSION_DIR] / "results.jsonl").records
-                if r.get("item") == item and r.get("invocation") == invocation]
+                if r.item == item and r.invocation == invocation]
         return mine[-1] if mine else None
 
     def _record_interrupted(self, case: Case, worker: str) -> str:
@@ -88,13 +88,12 @@ class CrashReports:
             why += f" (not recorded: {exc})"
         return f"{case.node_id}: {why}"
 
-    def _as_recorded(self, report: pytest.TestReport, record: dict[str, Any], worker: str) -> None:
+    def _as_recorded(self, report: pytest.TestReport, record: RunRecord, worker: str) -> None:
         """The crash report says what the run's record says (its worker died after writing it)."""
-        problem = trajectory_problem(self.config.stash[SESSION_DIR], record) if record.get("status") == OK else None
-        report.user_properties = [*((k, record.get(k)) for k in PROPERTY_KEYS),
-                                  ("run_dir", str(Path(record.get("trajectory") or ".").parent))]
-        if record.get("status") == OK and problem is None:
+        problem = trajectory_problem(self.config.stash[SESSION_DIR], record) if record.scored else None
+        report.user_properties = [*record.properties(), ("run_dir", str(Path(record.trajectory or ".").parent))]
+        if record.scored and problem is None:
             report.outcome, report.longrepr = "passed", None
             return
-        why = f"trajectory damaged: {problem}" if problem else record.get("error") or record.get("status")
+        why = f"trajectory damaged: {problem}" if problem else record.error or record.status
         report.longrepr = f"{why} (then its worker {worker!r} crashed)"

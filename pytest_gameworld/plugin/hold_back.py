@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from ..catalog.run_cases import Case
 from ..records.circuit_breaker import tripped
 from ..records.jsonl import append_jsonl
-from ..records.run_record import read_results
+from ..records.run_record import RunRecord, read_results
 from .options import Settings
 from .run_engine import RunEngine
 from .run_records import unplayed_record
@@ -18,12 +16,12 @@ from .stash import INVOCATION, SESSION_DIR, SETTINGS
 NOT_PLAYED = "not played"  # the first words of a held-back item's failure
 
 
-def hold_reason(records: list[dict[str, Any]], model: str, settings: Settings, invocation: str,
+def hold_reason(records: list[RunRecord], model: str, settings: Settings, invocation: str,
                 in_flight: float = 0.0) -> tuple[str, str] | None:
     """(kind, why) when a run of ``model`` must not start now, else None (pure). ``in_flight``: what the runs
     still playing in this process have spent (their records are not written yet)."""
     if settings.max_cost > 0:
-        spent = sum(float(r.get("cost_usd") or 0.0) for r in records) + in_flight
+        spent = sum(r.cost_usd or 0.0 for r in records) + in_flight
         if spent >= settings.max_cost:
             return "max_cost", f"--gw-max-cost reached: ${spent:.4f} of ${settings.max_cost:.4f} spent"
     stopped = tripped(records, model, settings.max_consecutive_faults, invocation)

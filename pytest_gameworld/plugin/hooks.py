@@ -315,7 +315,7 @@ def _check_selection(config: pytest.Config, gate: GateConfig, cases: list[Any]) 
     """Gate scopes against what this session plays (its selection, and its plan when continuing it); a trivial
     policy's control or key that a selected game lacks."""
     planned = planned_runs(read_plan(config.stash[SESSION_DIR]))
-    problem = (startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases) + planned)
+    problem = (startup_checks.gate_scope_problem(gate, startup_checks.case_runs(cases, planned))
                or next(filter(None, (trivial_problem(c.model, c.game) for c in cases)), None))
     if problem:
         raise pytest.UsageError(problem)

@@ -12,7 +12,7 @@ import pytest
 
 from ..records.circuit_breaker import tripped
 from ..records.jsonl import RecordWriteError, write_file
-from ..records.run_record import NOT_PLAYED, read_results
+from ..records.run_record import NOT_PLAYED, RunRecord, read_results
 from ..records.sessions import PLAN, point_latest, read_session_files
 from ..report.aggregate import format_table
 from ..report.gate import GateConfig, format_comparison, missing_item
@@ -58,7 +58,7 @@ def judge(config: pytest.Config, gate: GateConfig, failed: list[str], others_fai
     session_dir, settings = config.stash[SESSION_DIR], config.stash[SETTINGS]
     files = read_session_files(session_dir, required=False)
     records = files.lines.records  # damaged lines: named in the summary
-    played = played or any(r.get("invocation") == config.stash.get(INVOCATION, None) for r in records)
+    played = played or any(r.invocation == config.stash.get(INVOCATION, None) for r in records)
     if played:
         point_latest(settings.results, session_dir)
     out = session_outcome(files, failed, gate, unstarted_reason(session))
@@ -155,13 +155,13 @@ def _junit_properties(config: pytest.Config, ok: bool, line: str, out: Outcome) 
         xml.add_global_property(f"gameworld_runs[{name}]", s.overall.runs)
 
 
-def _breaker_lines(tr: Any, records: list[dict[str, Any]], config: pytest.Config) -> None:
+def _breaker_lines(tr: Any, records: list[RunRecord], config: pytest.Config) -> None:
     """One line per model the circuit breaker stopped in this invocation: why, and how many runs it held back."""
     limit, invocation = config.stash[SETTINGS].max_consecutive_faults, config.stash.get(INVOCATION, "")
-    mine = [r for r in records if r.get("invocation") == invocation]
-    for model in dict.fromkeys(r["model"] for r in mine):
+    mine = [r for r in records if r.invocation == invocation]
+    for model in dict.fromkeys(r.model for r in mine):
         reason = tripped(mine, model, limit)
         if reason:
-            held = sum(r["model"] == model and r.get("status") == NOT_PLAYED and r.get("stop_reason") == "circuit_breaker"
+            held = sum(r.model == model and r.status == NOT_PLAYED and r.stop_reason == "circuit_breaker"
                        for r in mine)
             tr.write_line(f"{reason}; {held} remaining run(s) not played", red=True)

@@ -7,7 +7,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -48,12 +48,27 @@ def baselines_problem(path: Path | None) -> str | None:
     return None
 
 
-def case_runs(cases: Iterable[Case]) -> list[dict[str, Any]]:
-    """What a gate scope can name of each case: genre, level, game and model."""
-    return [{"genre": c.game.genre, "level": c.game.level, "game": c.game.id, "model": c.model.name} for c in cases]
+class CaseScope(NamedTuple):
+    """What a gate scope can name of a case: genre, level, game and model."""
+
+    genre: str
+    level: int
+    game: str
+    model: str
+
+    @classmethod
+    def planned(cls, run: dict[str, Any]) -> CaseScope:
+        """A plan.json run's (its identity fields are checked on reading; these scope fields may be absent)."""
+        return cls(str(run.get("genre", "")), int(run.get("level", 0)), str(run.get("game", "")), str(run["model"]))
 
 
-def gate_scope_problem(gate: GateConfig, runs: list[dict[str, Any]]) -> str | None:
+def case_runs(cases: Iterable[Case], planned: Iterable[dict[str, Any]] = ()) -> list[CaseScope]:
+    """The scopes of the selection's cases, and of a continued session's planned runs."""
+    return [CaseScope(c.game.genre, c.game.level, c.game.id, c.model.name) for c in cases] + \
+        [CaseScope.planned(r) for r in planned]
+
+
+def gate_scope_problem(gate: GateConfig, runs: list[CaseScope]) -> str | None:
     """The first gate expression whose scope selects none of the runs (one line), or None."""
     for expr in gate.exprs:
         problem = scope_problem(expr, runs)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .run_record import latest_attempts
+from .run_record import RunRecord, latest_attempts
 
 FILE_NAME = "baselines.json"
 FORMAT = 2
@@ -126,18 +126,18 @@ class Baselines:
         return sorted(t for t, b in self.tasks.items() if current.get(t) != b.version)
 
 
-def _rates(records: Iterable[dict[str, Any]]) -> dict[str, tuple[Rate, str]]:
+def _rates(records: Iterable[RunRecord]) -> dict[str, tuple[Rate, str]]:
     """Per task: SR/PG over each run's latest scored attempt; runs never scored count as faults."""
     view = latest_attempts(records)
     runs: dict[str, list[tuple[bool, float, int]]] = {}
     faults: dict[str, int] = {}
     games: dict[str, str] = {}
     for r in view.scored:
-        runs.setdefault(r["task"], []).append((bool(r["success"]), 100.0 * float(r["progress"]), int(r.get("steps") or 0)))
-        games[r["task"]] = r["game"]
+        runs.setdefault(r.task, []).append((r.success, 100.0 * r.progress, r.steps))
+        games[r.task] = r.game
     for r in view.unscored:
-        faults[r["task"]] = faults.get(r["task"], 0) + 1
-        games.setdefault(r["task"], r["game"])
+        faults[r.task] = faults.get(r.task, 0) + 1
+        games.setdefault(r.task, r.game)
     out: dict[str, tuple[Rate, str]] = {}
     for task, game in games.items():
         played = runs.get(task, [])
@@ -151,9 +151,9 @@ def _rates(records: Iterable[dict[str, Any]]) -> dict[str, tuple[Rate, str]]:
     return out
 
 
-def compute(records: dict[str, list[dict[str, Any]]], catalog_version: str, made: dict[str, Any],
+def compute(records: dict[str, list[RunRecord]], catalog_version: str, made: dict[str, Any],
             task_versions: dict[str, str] | None = None,
-            trivial: dict[str, list[dict[str, Any]]] | None = None) -> Baselines:
+            trivial: dict[str, list[RunRecord]] | None = None) -> Baselines:
     """Baselines from one session per ladder agent (agent name → its records) and the trivial policies' records
     (policy spec → its records); a task is listed when any agent has figures for it (normalizing needs random
     and oracle: see task_rates)."""

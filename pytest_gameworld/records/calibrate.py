@@ -21,7 +21,7 @@ from ..report.discrimination import baselines_json
 from ..report.exit_status import ExitStatus
 from . import baselines
 from .jsonl import write_file
-from .run_record import read_results, versions
+from .run_record import RunRecord, read_results, versions
 from .sessions import catalog_version, task_versions
 
 PROJECT_FILE = "gameworld-baselines.json"  # where an installed package's calibration goes: the user's project
@@ -57,7 +57,7 @@ class CalibrateConfig:
 
 
 def _session(cfg: CalibrateConfig, model: str, repeat: int, results: Path, name: str = "",
-             game_marker: str = "") -> list[dict]:
+             game_marker: str = "") -> list[RunRecord]:
     """One pytest session of the benchmark with one built-in model (or several, comma-separated, on the game
     of ``game_marker``); its records (faults included)."""
     name = name or model
@@ -82,18 +82,18 @@ def _session(cfg: CalibrateConfig, model: str, repeat: int, results: Path, name:
     return read_results(results / name / "results.jsonl").records
 
 
-def _trivial_sessions(cfg: CalibrateConfig, results: Path) -> dict[str, list[dict]]:
+def _trivial_sessions(cfg: CalibrateConfig, results: Path) -> dict[str, list[RunRecord]]:
     """One session per game the selection touches, every policy of its trivial set as a model; the records by
     policy spec (what baselines.compute takes)."""
     cat = load_catalog(cfg.catalog)
     keep = compile_keywords(cfg.select)
     games = sorted({t.game for t in cat.tasks if keep([t.id, t.game])})
-    by_policy: dict[str, list[dict]] = {}
+    by_policy: dict[str, list[RunRecord]] = {}
     for game_id in games:
         game = cat.games[game_id]
         for rec in _session(cfg, ",".join(trivial_set(game)), cfg.repeat, results, f"trivial-{game_id}",
                             game_mark(game)):
-            by_policy.setdefault(str(rec.get("model")), []).append(rec)
+            by_policy.setdefault(rec.model, []).append(rec)
     return by_policy
 
 

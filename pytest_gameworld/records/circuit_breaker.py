@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
 
-from .run_record import ERROR, NOT_PLAYED
+from .run_record import ERROR, NOT_PLAYED, RunRecord
 
 PREFIX = "circuit breaker"
 _ENDPOINT_ERROR = "AgentError:"
@@ -23,7 +22,7 @@ def signature(error: str) -> str:
     return _NUMBER.sub("#", error)
 
 
-def failing_streak(records: Iterable[dict[str, Any]], model: str, invocation: str | None = None) -> list[str]:
+def failing_streak(records: Iterable[RunRecord], model: str, invocation: str | None = None) -> list[str]:
     """The errors of the model's latest runs, in order, while they all failed on the same endpoint error.
 
     With ``invocation``, only that invocation's records count; any other outcome of the model's runs
@@ -31,12 +30,12 @@ def failing_streak(records: Iterable[dict[str, Any]], model: str, invocation: st
     """
     streak: list[str] = []
     for rec in records:
-        if rec.get("model") != model or rec.get("status") == NOT_PLAYED:
+        if rec.model != model or rec.status == NOT_PLAYED:
             continue  # a run held back is no new evidence either way
-        if invocation is not None and rec.get("invocation") != invocation:
+        if invocation is not None and rec.invocation != invocation:
             continue
-        error = rec.get("error") or ""
-        if rec.get("status") != ERROR or not error.startswith(_ENDPOINT_ERROR):
+        error = rec.error or ""
+        if rec.status != ERROR or not error.startswith(_ENDPOINT_ERROR):
             streak = []
         elif streak and signature(streak[-1]) != signature(error):
             streak = [error]
@@ -45,7 +44,7 @@ def failing_streak(records: Iterable[dict[str, Any]], model: str, invocation: st
     return streak
 
 
-def tripped(records: Iterable[dict[str, Any]], model: str, limit: int, invocation: str | None = None) -> str | None:
+def tripped(records: Iterable[RunRecord], model: str, limit: int, invocation: str | None = None) -> str | None:
     """Why the model's remaining runs are not started, or None (limit 0 turns the breaker off)."""
     if limit <= 0:
         return None

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..catalog.specs import STANDARD_OBS
+from .run_record import RunRecord
 
 STANDARD_PROTOCOL = "paused"
 # Overrides of how the endpoint is reached or bounded: recorded, but what the model sees and does is unchanged.
@@ -75,26 +76,26 @@ def deviations(facts: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def session_deviations(plan: Mapping[str, Any] | None, records: Iterable[Mapping[str, Any]]) -> list[str]:
+def session_deviations(plan: Mapping[str, Any] | None, records: Iterable[RunRecord]) -> list[str]:
     """A session's deviations from its plan and every record (an --lf pass may have differed), each once."""
     found: dict[str, None] = {}
     sources = [(plan or {}).get("options", {}).get("comparability") or {}]
-    sources += [r.get("comparability") or {} for r in records]
+    sources += [r.comparability for r in records]
     for facts in sources:
         found.update(dict.fromkeys(deviations(facts)))
     return list(found)
 
 
-def session_facts_of(plan: Mapping[str, Any] | None, records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def session_facts_of(plan: Mapping[str, Any] | None, records: Iterable[RunRecord]) -> dict[str, Any]:
     """The facts the plan recorded, else those of the first record that has them ({} for older sessions)."""
     facts = ((plan or {}).get("options") or {}).get("comparability")
-    return dict(facts or next((r["comparability"] for r in records if r.get("comparability")), {}))
+    return dict(facts or next((r.comparability for r in records if r.comparability), {}))
 
 
-def step_budget(plan: Mapping[str, Any] | None, records: Iterable[Mapping[str, Any]]) -> int:
+def step_budget(plan: Mapping[str, Any] | None, records: Iterable[RunRecord]) -> int:
     """The session's --gw-max-steps (0: each task's own), from the plan or the records."""
     budgets = {int(((plan or {}).get("options") or {}).get("max_steps") or 0)}
-    budgets |= {int((r.get("comparability") or {}).get("step_budget") or 0) for r in records}
+    budgets |= {int(r.comparability.get("step_budget") or 0) for r in records}
     return max(budgets)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..catalog.specs import STANDARD_OBS
 from .jsonl import dumps
-from .run_record import OK, RunKey, read_results
+from .run_record import ERROR, RECORD_FIELDS, RunKey, RunRecord, read_results
 from .sessions import PLAN, new_attempt_dir, read_plan
 from .shards import deal, plan_id, run_order
 from .trajectories import partial_attempts, trajectory_problem
@@ -17,6 +17,7 @@ from .trajectories import partial_attempts, trajectory_problem
 # Options every merged session must share; a difference makes the runs incomparable.
 SHARED = ("seed", "protocol", "obs", "max_steps", "catalog_version")
 UNRECORDED = {"obs": STANDARD_OBS}  # what an older plan or record without the option played
+GAP_BLANKS = {"game": "", "genre": "", "level": 0, "interface": "", "role": "", "started_at": ""}
 
 
 @dataclass
@@ -25,7 +26,7 @@ class Source:
 
     path: Path
     plan: dict[str, Any] | None
-    records: list[dict[str, Any]]
+    records: list[RunRecord]
     # Runs whose attempt folder holds a trajectory but no record names it (a process stopped mid-run): how far.
     partial: dict[Any, str] = field(default_factory=dict)
 
@@ -43,7 +44,7 @@ class Source:
             raise ValueError(f"{lines.damaged[0]}{more}; repair or remove it before merging")
         # A scored run whose trajectory is damaged is unscored by every judge of the session (report, gate,
         # --gw-resume): merged as scored, the merge would count it where the report does not.
-        damaged = [(r["item"], p) for r in lines.records if r.get("status") == OK
+        damaged = [(r.item, p) for r in lines.records if r.scored
                    and (p := trajectory_problem(path, r)) is not None]
         if damaged:
             more = f" (and {len(damaged) - 1} more damaged trajectory(ies))" if len(damaged) > 1 else ""
@@ -56,7 +57,7 @@ class Source:
 class Merged:
     """What merging gives: every record once per attempt, the gaps as error records, and what was noticed."""
 
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[RunRecord] = field(default_factory=list)
     plan: dict[str, Any] = field(default_factory=dict)
     duplicates: list[str] = field(default_factory=list)
     gaps: list[str] = field(default_factory=list)
@@ -69,7 +70,7 @@ def _options(src: Source) -> dict[str, Any]:
         return {k: src.plan["options"].get(k, UNRECORDED.get(k)) for k in SHARED}
     out: dict[str, Any] = {}
     for key in ("catalog_version", "protocol", "obs"):
-        values = {r.get(key, UNRECORDED.get(key)) for r in src.records}
+        values = {getattr(r, key) or UNRECORDED.get(key) for r in src.records}
         out[key] = values.pop() if len(values) == 1 else None
     return out
 
@@ -107,10 +108,10 @@ def merge(sources: list[Source]) -> Merged:
     for src in sources:
         for rec in src.records:
             out.records.append(rec)
-            names = where.setdefault(RunKey.of(rec), [])
+            names = where.setdefault(rec.key, [])
             if src.name not in names:
                 names.append(src.name)
-    items = {RunKey.of(r): r["item"] for r in out.records}
+    items = {r.key: r.item for r in out.records}
     out.duplicates = [f"{items[k]}: played in {', '.join(v)}" for k, v in where.items() if len(v) > 1]
     planned: dict[Any, tuple[dict[str, Any], dict[str, Any]]] = {}
     for src in sources:
@@ -128,8 +129,12 @@ def merge(sources: list[Source]) -> Merged:
         if started is not None:  # its attempt folder is copied along (write_merged): the steps are not lost
             why += f"; {started}"
         out.gaps.append(f"{run['item']}: {why}")
-        out.records.append({**run, "status": "error", "error": why, "success": False, "progress": 0.0,
-                            "catalog_version": plan["options"].get("catalog_version", "")})
+        # The gap's record: the planned run's identity (plan.json guarantees only that), an error naming why;
+        # the fields a plan need not hold are blank (no role or start: it was never played).
+        out.records.append(RunRecord.from_json({
+            **GAP_BLANKS, **{k: v for k, v in run.items() if k in RECORD_FIELDS},
+            "status": ERROR, "error": why, "success": False, "progress": 0.0,
+            "catalog_version": plan["options"].get("catalog_version", "")}))
     if seen_shards:
         n = next(iter(seen_shards))[1]
         absent = [f"{k}/{n}" for k in range(1, n + 1) if (k, n) not in seen_shards]
@@ -152,7 +157,7 @@ def write_merged(sources: list[Source], merged: Merged, out: Path) -> None:
     moved: dict[int, str] = {}  # id(record) -> its trajectory in the merged folder
     for src in sources:
         for rec in src.records:
-            traj = rec.get("trajectory")
+            traj = rec.trajectory
             if not traj:
                 continue
             attempt = (src.path / traj).parent
@@ -164,7 +169,7 @@ def write_merged(sources: list[Source], merged: Merged, out: Path) -> None:
             shutil.copytree(attempt, dest, dirs_exist_ok=True)
             moved[id(rec)] = (dest / Path(traj).name).relative_to(out).as_posix()
     for src in sources:  # attempts no record names (a process stopped mid-run) keep what was played
-        named = {(src.path / r["trajectory"]).parent.resolve() for r in src.records if r.get("trajectory")}
+        named = {(src.path / r.trajectory).parent.resolve() for r in src.records if r.trajectory}
         for attempt in sorted((src.path / "runs").glob("**/attempt-*")):
             if attempt.is_dir() and attempt.resolve() not in named:
                 dest = out / attempt.relative_to(src.path)
@@ -172,7 +177,8 @@ def write_merged(sources: list[Source], merged: Merged, out: Path) -> None:
                 shutil.copytree(attempt, dest, dirs_exist_ok=True)
     with (out / "results.jsonl").open("w") as fh:
         for rec in merged.records:  # merge() keeps the sources' record objects, so id() finds each copy
+            line = rec.to_json()
             if id(rec) in moved:
-                rec = {**rec, "trajectory": moved[id(rec)]}
-            fh.write(dumps(rec) + "\n")
+                line["trajectory"] = moved[id(rec)]
+            fh.write(dumps(line) + "\n")
     (out / PLAN).write_text(dumps(merged.plan) + "\n")

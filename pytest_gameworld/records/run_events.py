@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .run_record import RunStatus
+
 START, STEP, RESET, END = "start", "step", "reset", "end"  # the `event` of each line
 
 
@@ -84,7 +86,7 @@ class EpisodeReset:
 class RunEnded:
     """How the run ended: ok (with its stop, success, progress and final state), error or interrupted."""
 
-    status: str = "error"  # until the run is known to have ended otherwise
+    status: RunStatus = RunStatus.ERROR  # until the run is known to have ended otherwise
     steps: int = 0
     stop: str | None = None
     success: bool | None = None
@@ -93,8 +95,8 @@ class RunEnded:
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"event": END, "status": self.status}
-        if self.status == "ok":
+        out: dict[str, Any] = {"event": END, "status": self.status.value}
+        if self.status is RunStatus.OK:
             out.update(stop=self.stop, success=self.success, progress=self.progress, final_state=self.final_state)
         elif self.error is not None:
             out["error"] = self.error

@@ -6,7 +6,7 @@ import json
 import platform
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
 from importlib import metadata
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple
 from pydantic import Field, TypeAdapter, ValidationError
 
 from ..catalog.specs import STANDARD_OBS, GameSpec, ModelSpec, TaskSpec
-from .jsonl import Damage, Lines, read_lines
+from .jsonl import Damage, read_lines
 
 if TYPE_CHECKING:
     from ..agents.base import Usage
@@ -189,11 +189,10 @@ class RunRecord:
     def interrupt(self, m: Measured) -> None:
         """Ctrl-C (or the loop cancelled under it) while the run was in flight: missing, with where it stopped."""
         self._measure(m)
-        steps = m.steps
         self.status, self.stop_reason = INTERRUPTED, "interrupted"
         # Numbered as the prompt and the viewer number steps (1-based): the step in flight, then what was done.
-        self.error = (f"interrupted by the user during step {min(steps + 1, self.max_steps)} of {self.max_steps} "
-                      f"({steps} completed)")
+        self.error = (f"interrupted by the user during step {min(m.steps + 1, self.max_steps)} of {self.max_steps} "
+                      f"({m.steps} completed)")
 
     def hold(self, kind: str, reason: str, now: str) -> None:
         """A run the session decided not to start (circuit breaker, cost limit): missing, with why."""
@@ -202,10 +201,29 @@ class RunRecord:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> RunRecord:
+        """A record from its JSON object, validated against the field types (ValidationError when it is not
+        one: readers of files go through read_results, which names such a line by file:line instead)."""
+        return _schema().validate_python(dict(value))
+
+    @property
+    def key(self) -> RunKey:
+        """The run's identity (its attempts share it)."""
+        return RunKey(self.task, self.model, self.repeat, self.protocol or "paused", self.seed,
+                      self.obs or STANDARD_OBS)
+
+    @property
+    def scored(self) -> bool:
+        return self.status == OK
+
     def properties(self) -> list[tuple[str, Any]]:
         """Builtin-typed (name, value) pairs for item.user_properties."""
         d = self.to_json()
         return [(k, d[k]) for k in PROPERTY_KEYS]
+
+
+RECORD_FIELDS = frozenset(f.name for f in fields(RunRecord))
 
 
 @lru_cache(maxsize=1)
@@ -230,9 +248,18 @@ def record_problem(line: str) -> str | None:
     return None
 
 
-def read_results(path: Path) -> Lines:
+@dataclass
+class Records:
+    """A results.jsonl's run records, typed, and each line that was not one (named file:line)."""
+
+    records: list[RunRecord] = field(default_factory=list)
+    damaged: list[Damage] = field(default_factory=list)
+
+
+def read_results(path: Path) -> Records:
     """A results.jsonl's run records; lines that are not (bad JSON, wrong fields) skipped and named file:line."""
-    return read_lines(path, check=record_problem)
+    lines = read_lines(path, check=record_problem)
+    return Records([RunRecord.from_json(r) for r in lines.records], lines.damaged)
 
 
 class RunKey(NamedTuple):
@@ -246,9 +273,11 @@ class RunKey(NamedTuple):
     obs: str  # observation mode
 
     @classmethod
-    def of(cls, rec: Mapping[str, Any]) -> RunKey:
+    def of(cls, rec: RunRecord | Mapping[str, Any]) -> RunKey:
         """The identity a record (or a plan's run, or a trajectory's start line) names; older records without
         protocol or observation mode played the defaults."""
+        if isinstance(rec, RunRecord):
+            return rec.key
         return cls(rec["task"], rec["model"], int(rec.get("repeat", 0)), rec.get("protocol") or "paused",
                    int(rec.get("seed", 0)), rec.get("obs") or STANDARD_OBS)
 
@@ -273,10 +302,10 @@ PLAYED_UNDER = (
 _DEFAULTS = {"protocol": "paused", "obs": STANDARD_OBS}
 
 
-def played_differently(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+def played_differently(a: RunRecord, b: RunRecord) -> str | None:
     """The first condition (PLAYED_UNDER's words) under which two runs were played differently, else None."""
     for name, words in PLAYED_UNDER:
-        x, y = a.get(name) or _DEFAULTS.get(name), b.get(name) or _DEFAULTS.get(name)
+        x, y = getattr(a, name) or _DEFAULTS.get(name), getattr(b, name) or _DEFAULTS.get(name)
         if x is not None and y is not None and x != y:
             return words
     return None
@@ -290,17 +319,17 @@ class MixedRunsError(ValueError):
 class RunView:
     """A session's runs, each once: the latest scored attempt, or the latest attempt of a run never scored."""
 
-    scored: list[dict[str, Any]]
-    unscored: list[dict[str, Any]]
+    scored: list[RunRecord]
+    unscored: list[RunRecord]
 
     @property
     def missing(self) -> list[str]:
         return [missing_line(r) for r in self.unscored]
 
 
-def missing_line(rec: dict[str, Any]) -> str:
-    why = rec.get("error") or rec.get("status")
-    return f"{rec['item']}: {'not played: ' if rec.get('status') == NOT_PLAYED else ''}{why}"
+def missing_line(rec: RunRecord) -> str:
+    why = rec.error or rec.status
+    return f"{rec.item}: {'not played: ' if rec.status == NOT_PLAYED else ''}{why}"
 
 
 _ITEM = re.compile(r'^\s*\{\s*"item"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -315,29 +344,29 @@ def damaged_item(damage: Damage) -> str | None:
         return None
 
 
-def latest_attempts(records: Iterable[dict[str, Any]]) -> RunView:
+def latest_attempts(records: Iterable[RunRecord]) -> RunView:
     """One record per run (file order is append order, so the last one is the latest attempt)."""
-    last: dict[RunKey, dict[str, Any]] = {}
-    last_ok: dict[RunKey, dict[str, Any]] = {}
+    last: dict[RunKey, RunRecord] = {}
+    last_ok: dict[RunKey, RunRecord] = {}
     for rec in records:
-        key = RunKey.of(rec)
+        key = rec.key
         last[key] = rec
-        if rec.get("status") == OK:
+        if rec.scored:
             last_ok[key] = rec
     scored = list(last_ok.values())
     _refuse_mixed(scored)
     return RunView(scored, [r for k, r in last.items() if k not in last_ok])
 
 
-def _refuse_mixed(scored: list[dict[str, Any]]) -> None:
-    versions = sorted({r["catalog_version"] for r in scored if r.get("catalog_version")})
+def _refuse_mixed(scored: list[RunRecord]) -> None:
+    versions = sorted({r.catalog_version for r in scored if r.catalog_version})
     if len(versions) > 1:
         raise MixedRunsError(f"runs from different catalog versions ({', '.join(versions)}) cannot be aggregated "
                              "together; keep each version in its own session")
     budgets: dict[str, set[int]] = {}
     for r in scored:
-        if r.get("max_steps"):
-            budgets.setdefault(r["task"], set()).add(int(r["max_steps"]))
+        if r.max_steps:
+            budgets.setdefault(r.task, set()).add(r.max_steps)
     mixed = {t: b for t, b in budgets.items() if len(b) > 1}
     if mixed:
         task, b = sorted(mixed.items())[0]

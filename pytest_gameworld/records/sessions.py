@@ -17,9 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..catalog.run_cases import Case
 from ..catalog.specs import STANDARD_OBS, ModelSpec
 from .baselines import FILE_NAME as BASELINES_FILE
-from .jsonl import Lines, line_of, strict_loads, write_file, written
+from .jsonl import line_of, strict_loads, write_file, written
 from .redact import redact
-from .run_record import OK, RunKey, read_results
+from .run_record import Records, RunKey, RunRecord, read_results
 from .trajectories import partial_attempts, unscore_damaged
 
 LATEST = "latest"
@@ -225,13 +225,13 @@ def planned_runs(plan: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [r for r in plan.get("runs", []) if r["item"] in selected]
 
 
-def unrecorded_runs(plan: dict[str, Any] | None, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def unrecorded_runs(plan: dict[str, Any] | None, records: Iterable[RunRecord]) -> list[dict[str, Any]]:
     """Planned runs no record names: never started (the session stopped, was interrupted, or lost the run)."""
-    seen = {RunKey.of(r) for r in records}
+    seen = {r.key for r in records}
     return [r for r in planned_runs(plan) if RunKey.of(r) not in seen]
 
 
-def replay_items(plan: dict[str, Any] | None, records: Iterable[dict[str, Any]]) -> set[str] | None:
+def replay_items(plan: dict[str, Any] | None, records: Iterable[RunRecord]) -> set[str] | None:
     """`--lf` on a session: its planned runs that are not scored (faulted, held back, interrupted, never
     started); None for a session without a plan (pytest's own last-failed list decides then)."""
     if not plan:
@@ -246,21 +246,21 @@ def case_key(case: Case, base_seed: int, realtime: bool, obs: str = STANDARD_OBS
                   case.seed(base_seed), obs)
 
 
-def scored_keys(records: Iterable[dict[str, Any]]) -> set[RunKey]:
-    return {RunKey.of(r) for r in records if r.get("status") == OK}
+def scored_keys(records: Iterable[RunRecord]) -> set[RunKey]:
+    return {r.key for r in records if r.scored}
 
 
 def reuse_problem(session_dir: Path, version: str, budgets: dict[str, int]) -> str | None:
     """Why this session's runs cannot join the session folder's earlier runs, or None when they can."""
     records = read_results(session_dir / "results.jsonl").records
-    versions = {r["catalog_version"] for r in records if r.get("catalog_version")} - {version}
+    versions = {r.catalog_version for r in records if r.catalog_version} - {version}
     if versions:
         return (f"session {session_dir.name} was played with catalog version {sorted(versions)[0]}, this catalog "
                 f"is {version}; use a new --gw-session")
     for r in records:
-        want = budgets.get(r.get("task", ""))
-        if want is not None and r.get("max_steps") and int(r["max_steps"]) != want:
-            return (f"session {session_dir.name} played {r['task']} with {r['max_steps']} steps, this session "
+        want = budgets.get(r.task)
+        if want is not None and r.max_steps and r.max_steps != want:
+            return (f"session {session_dir.name} played {r.task} with {r.max_steps} steps, this session "
                     f"would play {want} (--gw-max-steps differs); use the same --gw-max-steps or a new --gw-session")
     return None
 
@@ -270,7 +270,7 @@ def session_folder(path: Path) -> Path:
     return path if path.is_dir() else path.parent
 
 
-def load_results(path: Path) -> Lines:
+def load_results(path: Path) -> Records:
     """A session's records from its folder (or `latest`) or from a results.jsonl, damaged lines named, each
     scored record whose trajectory is damaged read back as unscored (records/trajectories.py); ValueError when
     absent."""
@@ -280,11 +280,11 @@ def load_results(path: Path) -> Lines:
     return read_session(file.parent)
 
 
-def read_session(session_dir: Path) -> Lines:
+def read_session(session_dir: Path) -> Records:
     """A session folder's records as every judge of it reads them: results.jsonl's readable records (damaged
     lines named), a scored run whose trajectory is damaged unscored, naming the damage."""
     lines = read_results(session_dir / "results.jsonl")
-    return Lines(unscore_damaged(session_dir, lines.records), lines.damaged)
+    return Records(unscore_damaged(session_dir, lines.records), lines.damaged)
 
 
 @dataclass
@@ -292,7 +292,7 @@ class SessionFiles:
     """What a session folder holds for judging it: records (see read_session), the plan or its damage, and
     how far each run got that an attempt folder holds but no record names."""
 
-    lines: Lines
+    lines: Records
     plan: dict[str, Any] | None
     plan_damage: str | None
     partial: dict[RunKey, str]

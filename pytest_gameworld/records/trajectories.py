@@ -4,21 +4,20 @@ whole (readable lines, every step, its end line), and an attempt no record names
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from .jsonl import read_lines
 from .run_events import END, START, STEP
-from .run_record import ERROR, OK, RunKey
+from .run_record import ERROR, OK, RunKey, RunRecord
 
 STEPS = "steps.jsonl"
 DAMAGED_TRAJECTORY = "trajectory_damaged"  # the stop_reason of a scored record read back as unscored
 
 
-def trajectory_problem(session_dir: Path, rec: dict[str, Any]) -> str | None:
+def trajectory_problem(session_dir: Path, rec: RunRecord) -> str | None:
     """Why a scored record's trajectory is not the evidence of its score (one line, `file:line: why`), or None."""
-    rel = rec.get("trajectory")
+    rel = rec.trajectory
     if not rel:
         return None  # an older record that names none: nothing to check
     path = session_dir / rel
@@ -35,21 +34,19 @@ def trajectory_problem(session_dir: Path, rec: dict[str, Any]) -> str | None:
         return f"{path}: ends after {steps} step line(s) without its end line (cut short)"
     if last.get("status") != OK:
         return f"{path}: its end line says {last.get('status')!r}, the record says {OK!r}"
-    want = rec.get("steps")
-    if isinstance(want, int) and steps != want:
-        return f"{path}: holds {steps} step line(s), the record says {want}"
+    if steps != rec.steps:
+        return f"{path}: holds {steps} step line(s), the record says {rec.steps}"
     return None
 
 
-def unscore_damaged(session_dir: Path, records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def unscore_damaged(session_dir: Path, records: Iterable[RunRecord]) -> list[RunRecord]:
     """The records, each scored one whose trajectory is damaged read back as a fault naming the damage: it is
     not scored, so it is listed missing and --lf or --gw-resume plays it again (the file itself is left as is)."""
     out = []
     for rec in records:
-        problem = trajectory_problem(session_dir, rec) if rec.get("status") == OK else None
+        problem = trajectory_problem(session_dir, rec) if rec.scored else None
         if problem:
-            rec = {**rec, "status": ERROR, "stop_reason": DAMAGED_TRAJECTORY,
-                   "error": f"trajectory damaged: {problem}"}
+            rec = replace(rec, status=ERROR, stop_reason=DAMAGED_TRAJECTORY, error=f"trajectory damaged: {problem}")
         out.append(rec)
     return out
 
@@ -65,10 +62,10 @@ class Unrecorded:
         return f"{self.path.relative_to(session_dir)} holds what was played"
 
 
-def unrecorded_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) -> dict[RunKey, Unrecorded]:
+def unrecorded_attempts(session_dir: Path, records: Iterable[RunRecord]) -> dict[RunKey, Unrecorded]:
     """Run identity → its latest attempt with a trajectory that no record names: a run whose process was killed
     while it played (a crashed xdist worker, kill -9) writes no record, but its steps.jsonl shows it started."""
-    named = {(session_dir / r["trajectory"]).resolve() for r in records if r.get("trajectory")}
+    named = {(session_dir / r.trajectory).resolve() for r in records if r.trajectory}
     found: dict[RunKey, tuple[int, Unrecorded]] = {}
     for path in (session_dir / "runs").glob(f"**/attempt-*/{STEPS}"):
         if path.resolve() in named:
@@ -88,7 +85,7 @@ def unrecorded_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) ->
     return {k: a for k, (_, a) in found.items()}
 
 
-def partial_attempts(session_dir: Path, records: Iterable[dict[str, Any]]) -> dict[RunKey, str]:
+def partial_attempts(session_dir: Path, records: Iterable[RunRecord]) -> dict[RunKey, str]:
     """Run identity → how far its run got, for runs whose latest attempt no record names (unrecorded_attempts)."""
     return {k: f"interrupted after {a.steps} step(s) (no record: the process playing it stopped; "
                f"{a.played(session_dir)})" for k, a in unrecorded_attempts(session_dir, list(records)).items()}

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..catalog.specs import GENRES, STANDARD_OBS
-from ..records.run_record import RunView, latest_attempts, missing_line
+from ..records.run_record import RunRecord, RunView, latest_attempts, missing_line
 
 
 @dataclass
@@ -26,10 +25,10 @@ class Cell:
     def pg(self) -> float:
         return 100.0 * self.progress / self.runs if self.runs else 0.0
 
-    def add(self, rec: dict[str, Any]) -> None:
+    def add(self, rec: RunRecord) -> None:
         self.runs += 1
-        self.solved += bool(rec["success"])
-        self.progress += float(rec["progress"])
+        self.solved += rec.success
+        self.progress += rec.progress
 
 
 @dataclass
@@ -83,15 +82,14 @@ class ModelSummary:
         return statistics.mean(srs), statistics.stdev(srs), statistics.mean(pgs), statistics.stdev(pgs)
 
 
-def summary_key(rec: Mapping[str, Any]) -> str:
+def summary_key(rec: RunRecord) -> str:
     """Summaries are per model, protocol and observation mode: real-time runs never mix with paused ones,
     nor runs that saw the state as text with runs that saw only screenshots."""
-    obs = rec.get("obs") or STANDARD_OBS
-    return str(rec["model"]) + (" [rt]" if rec.get("protocol") == "realtime" else "") + \
-        ("" if obs == STANDARD_OBS else f" [{obs}]")
+    obs = rec.obs or STANDARD_OBS
+    return rec.model + (" [rt]" if rec.protocol == "realtime" else "") + ("" if obs == STANDARD_OBS else f" [{obs}]")
 
 
-def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, ModelSummary]:
+def aggregate(records: Iterable[RunRecord]) -> dict[str, ModelSummary]:
     """Summaries per model over each run's latest scored attempt; runs never scored are missing."""
     return summarize(latest_attempts(records))
 
@@ -99,26 +97,26 @@ def aggregate(records: Iterable[dict[str, Any]]) -> dict[str, ModelSummary]:
 def summarize(view: RunView) -> dict[str, ModelSummary]:
     out: dict[str, ModelSummary] = {}
     for rec in view.unscored:
-        s = out.setdefault(summary_key(rec), ModelSummary(summary_key(rec), rec.get("interface", "")))
+        s = out.setdefault(summary_key(rec), ModelSummary(summary_key(rec), rec.interface))
         s.missing.append(missing_line(rec))
     for rec in view.scored:
-        s = out.setdefault(summary_key(rec), ModelSummary(summary_key(rec), rec.get("interface", "")))
+        s = out.setdefault(summary_key(rec), ModelSummary(summary_key(rec), rec.interface))
         s.overall.add(rec)
-        s.genres.setdefault(rec["genre"], Cell()).add(rec)
-        s.levels.setdefault(int(rec["level"]), Cell()).add(rec)
-        s.repeats.setdefault(int(rec.get("repeat", 0)), Cell()).add(rec)
-        ntc, oos = int(rec["invalid_ntc"]), int(rec["invalid_oos"])
-        s.proposed += int(rec.get("valid", 0)) + ntc + oos
+        s.genres.setdefault(rec.genre, Cell()).add(rec)
+        s.levels.setdefault(rec.level, Cell()).add(rec)
+        s.repeats.setdefault(rec.repeat, Cell()).add(rec)
+        ntc, oos = rec.invalid_ntc, rec.invalid_oos
+        s.proposed += rec.valid + ntc + oos
         s.ntc, s.oos = s.ntc + ntc, s.oos + oos
-        s.steps += int(rec["steps"])
-        s.sec += float(rec["sec_per_step"]) * int(rec["steps"])
-        s.tokens_in += int(rec.get("tokens_in", 0))
-        s.tokens_out += int(rec.get("tokens_out", 0))
-        s.cost += float(rec.get("cost_usd") or 0.0)  # None: unpriced (s.priced turns False: shown n/a)
-        s.priced = s.priced and bool(rec.get("priced", True))
-        s.cache_hits += int(rec.get("cache_hits", 0))
-        s.cache_tokens += int(rec.get("cache_tokens_in", 0)) + int(rec.get("cache_tokens_out", 0))
-        s.cache_cost += float(rec.get("cache_cost_usd") or 0.0)
+        s.steps += rec.steps
+        s.sec += rec.sec_per_step * rec.steps
+        s.tokens_in += rec.tokens_in
+        s.tokens_out += rec.tokens_out
+        s.cost += rec.cost_usd or 0.0  # None: unpriced (s.priced turns False: shown n/a)
+        s.priced = s.priced and rec.priced
+        s.cache_hits += rec.cache_hits
+        s.cache_tokens += rec.cache_tokens_in + rec.cache_tokens_out
+        s.cache_cost += rec.cache_cost_usd or 0.0
     return out
 
 

@@ -7,12 +7,12 @@ import operator
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Protocol
 
 from ..catalog.specs import GENRES
-from ..records.run_record import RunKey, played_differently
+from ..records.run_record import RunRecord, played_differently
 from .aggregate import align_columns
 
 METRICS = ("sr", "pg", "iar")
@@ -22,6 +22,19 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
 _EXPR = re.compile(r"^(?P<metric>[a-zA-Z]+)(?:\[(?P<scope>[^\]]*)\])?(?P<op>>=|<=|>|<)(?P<num>-?\d+(?:\.\d+)?)$")
 _LEVEL = re.compile(r"^L[1-5]$")
 _GAME = re.compile(r"^\d\d-[\w.-]+$")
+class Scoped(Protocol):
+    """What a gate's scope selects a run by: a record, or a case before it is played (the start-up check)."""
+
+    @property
+    def genre(self) -> str: ...
+    @property
+    def level(self) -> int: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+
+
 USAGE = "expected METRIC[SCOPE]OP NUMBER, e.g. pg>=40, sr[puzzle]>=20, iar<=5 (metrics sr, pg, iar; ops >= <= > <)"
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
@@ -44,11 +57,11 @@ class GateExpr:
     games: tuple[str, ...] = ()
     models: tuple[str, ...] = ()
 
-    def selects(self, rec: dict[str, Any]) -> bool:
-        return ((not self.genres or rec.get("genre") in self.genres)
-                and (not self.levels or int(rec.get("level", 0)) in self.levels)
-                and (not self.games or rec.get("game") in self.games)
-                and (not self.models or rec.get("model") in self.models))
+    def selects(self, rec: Scoped) -> bool:
+        return ((not self.genres or rec.genre in self.genres)
+                and (not self.levels or rec.level in self.levels)
+                and (not self.games or rec.game in self.games)
+                and (not self.models or rec.model in self.models))
 
     def label(self, model: str | None = None) -> str:
         scope = [*self.genres, *(f"L{n}" for n in self.levels), *self.games, *self.models]
@@ -93,13 +106,13 @@ def _impossible(op: str, threshold: float) -> str | None:
 SHOWN_PER_KIND = 8  # a scope error lists this many of the session's genres, levels, games and models
 
 
-def scope_problem(expr: GateExpr, runs: list[dict[str, Any]]) -> str | None:
+def scope_problem(expr: GateExpr, runs: Sequence[Scoped]) -> str | None:
     """Why an expression's scope selects none of a session's runs (one line, with the closest name), or None."""
     if not runs or any(expr.selects(r) for r in runs):
         return None
-    here = {"genres": sorted({r["genre"] for r in runs}, key=GENRES.index),
-            "levels": [f"L{n}" for n in sorted({int(r["level"]) for r in runs})],
-            "games": sorted({r["game"] for r in runs}), "models": sorted({r["model"] for r in runs})}
+    here = {"genres": sorted({r.genre for r in runs}, key=GENRES.index),
+            "levels": [f"L{n}" for n in sorted({r.level for r in runs})],
+            "games": sorted({r.game for r in runs}), "models": sorted({r.model for r in runs})}
     tokens = [*expr.genres, *(f"L{n}" for n in expr.levels), *expr.games, *expr.models]
     alone = [t for t in tokens if not any(t in here[k] for k in here)]
     if not alone:
@@ -111,14 +124,14 @@ def scope_problem(expr: GateExpr, runs: list[dict[str, Any]]) -> str | None:
     return f"gate {expr.text!r}: scope {alone[0]!r} matches no run of this session ({shown}){hint}"
 
 
-def metric_value(metric: str, records: list[dict[str, Any]]) -> float:
+def metric_value(metric: str, records: list[RunRecord]) -> float:
     """SR and PG in percent over runs; IAR in percent of proposed actions."""
     if metric == "sr":
-        return 100.0 * sum(bool(r["success"]) for r in records) / len(records)
+        return 100.0 * sum(r.success for r in records) / len(records)
     if metric == "pg":
-        return 100.0 * sum(float(r["progress"]) for r in records) / len(records)
-    invalid = sum(int(r.get("invalid_ntc", 0)) + int(r.get("invalid_oos", 0)) for r in records)
-    proposed = invalid + sum(int(r.get("valid", 0)) for r in records)
+        return 100.0 * sum(r.progress for r in records) / len(records)
+    invalid = sum(r.invalid_ntc + r.invalid_oos for r in records)
+    proposed = invalid + sum(r.valid for r in records)
     return 100.0 * invalid / proposed if proposed else 0.0
 
 
@@ -141,14 +154,14 @@ class Check:
         return f"{self.label} {self.value:.1f}, needs {self.op} {self.threshold:g}"
 
 
-def check_thresholds(exprs: Iterable[GateExpr], scored: list[dict[str, Any]]) -> list[Check]:
+def check_thresholds(exprs: Iterable[GateExpr], scored: list[RunRecord]) -> list[Check]:
     """Every expression over the scored runs; without a model scope, every model must pass on its own."""
-    models = sorted({r["model"] for r in scored})
+    models = sorted({r.model for r in scored})
     out: list[Check] = []
     for expr in exprs:
         targets: list[str | None] = [None] if expr.models or len(models) <= 1 else list(models)
         for model in targets:
-            runs = [r for r in scored if expr.selects(r) and (model is None or r["model"] == model)]
+            runs = [r for r in scored if expr.selects(r) and (model is None or r.model == model)]
             value = metric_value(expr.metric, runs) if runs else None
             ok = value is not None and _OPS[expr.op](round(value, 6), expr.threshold)
             out.append(Check(expr.label(model), expr.op, expr.threshold, value, len(runs), ok))
@@ -206,22 +219,22 @@ class Comparison:
                                                                      else "")
 
 
-def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed: int = BOOTSTRAP_SEED) -> Comparison:
+def compare(baseline: list[RunRecord], current: list[RunRecord], seed: int = BOOTSTRAP_SEED) -> Comparison:
     """Per model and genre (and overall): PG and SR of the shared runs, paired per task.
 
     Two single-model sessions of different models (a new release against the old one) pair by task and repeat.
     """
     notes: list[str] = []
-    base_models, now_models = {r["model"] for r in baseline}, {r["model"] for r in current}
+    base_models, now_models = {r.model for r in baseline}, {r.model for r in current}
     if len(base_models) == 1 and len(now_models) == 1 and base_models != now_models:
         (old,), (new,) = base_models, now_models
         notes.append(f"comparing model {new} with the baseline's model {old}")
-        baseline = [{**r, "model": new} for r in baseline]
-    base = {RunKey.of(r).counterpart: r for r in baseline}
+        baseline = [replace(r, model=new) for r in baseline]
+    base = {r.key.counterpart: r for r in baseline}
     pairs = []
     left_out: dict[str, int] = {}  # why → runs (a run played differently is another experiment, never a pair)
     for rec in current:
-        other = base.get(RunKey.of(rec).counterpart)
+        other = base.get(rec.key.counterpart)
         if other is None:
             why: str | None = "the baseline has no run of the same task, model and repeat"
         elif (differs := played_differently(other, rec)) is not None:
@@ -236,16 +249,16 @@ def compare(baseline: list[dict[str, Any]], current: list[dict[str, Any]], seed:
     out = Comparison(shared=len(pairs), notes=notes, left_out=sum(left_out.values()))
     out.notes += [f"{n} run(s) not compared: {why}" for why, n in left_out.items()]
     rng = random.Random(seed)
-    for model in sorted({now["model"] for _, now in pairs}):
-        mine = [(b, n) for b, n in pairs if n["model"] == model]
-        genres = sorted({n["genre"] for _, n in mine}, key=GENRES.index)
+    for model in sorted({now.model for _, now in pairs}):
+        mine = [(b, n) for b, n in pairs if n.model == model]
+        genres = sorted({n.genre for _, n in mine}, key=GENRES.index)
         for genre in [*genres, "overall"]:
-            group = [(b, n) for b, n in mine if genre in ("overall", n["genre"])]
+            group = [(b, n) for b, n in mine if genre in ("overall", n.genre)]
             pg: dict[str, list[tuple[float, float]]] = {}
             sr: dict[str, list[tuple[float, float]]] = {}
             for b, n in group:
-                pg.setdefault(n["task"], []).append((100.0 * float(b["progress"]), 100.0 * float(n["progress"])))
-                sr.setdefault(n["task"], []).append((100.0 * bool(b["success"]), 100.0 * bool(n["success"])))
+                pg.setdefault(n.task, []).append((100.0 * b.progress, 100.0 * n.progress))
+                sr.setdefault(n.task, []).append((100.0 * b.success, 100.0 * n.success))
             out.rows.append(CompareRow(model, genre, len(pg), len(group), _delta(pg, rng), _delta(sr, rng)))
     return out
 
@@ -296,7 +309,7 @@ class GateConfig:
     """What the gate checks; empty when no gate was asked for."""
 
     exprs: list[GateExpr] = field(default_factory=list)
-    baseline: list[dict[str, Any]] | None = None
+    baseline: list[RunRecord] | None = None
     baseline_source: str = ""
     max_drop: float | None = None
     strict: bool = False
@@ -349,7 +362,7 @@ def name_runs(missing: list[str]) -> str:
     return ", ".join(names[:NAMED_RUNS]) + (f" and {more} more" if more > 0 else "")
 
 
-def evaluate(cfg: GateConfig, scored: list[dict[str, Any]], missing: list[str]) -> Verdict:
+def evaluate(cfg: GateConfig, scored: list[RunRecord], missing: list[str]) -> Verdict:
     """Thresholds, missing runs and the baseline comparison, folded into one verdict."""
     checks = check_thresholds(cfg.exprs, scored)
     passes = [c.text() for c in checks if c.ok]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records.run_events import END, START, STEP
-from ..records.run_record import read_results
+from ..records.run_record import RunRecord, read_results
 from ..records.sessions import plan_or_damage
 from .aggregate import format_table
 from .gate import GateConfig
@@ -53,7 +53,7 @@ class InFlight:
 class LiveState:
     planned: int = 0
     plan_note: str | None = None
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[RunRecord] = field(default_factory=list)
     damaged: list[str] = field(default_factory=list)
     flights: list[InFlight] = field(default_factory=list)
     max_steps: int = 0
@@ -111,8 +111,8 @@ def read_live(session: Path, now: float | None = None) -> LiveState:
     lines = read_results(session / "results.jsonl")
     state.records = lines.records
     state.damaged = [str(d) for d in lines.damaged]
-    recorded = {r.get("item") for r in state.records}
-    finished = {str(r.get("trajectory")) for r in state.records if r.get("trajectory")}
+    recorded = {r.item for r in state.records}
+    finished = {r.trajectory for r in state.records if r.trajectory}
     runs = session / "runs"
     for steps in sorted(runs.glob("**/attempt-*/steps.jsonl")) if runs.is_dir() else []:
         rel = steps.relative_to(session).as_posix()
@@ -154,7 +154,7 @@ def _href(target: Path, root: Path) -> str:
 def render_live(session: Path, root: Path, now: float | None = None) -> str:
     """The live page of one session; links are paths under the served ``root``."""
     state = read_live(session, now)
-    done = len({r.get("item") for r in state.records})
+    done = len({r.item for r in state.records})
     head = (f"{done}/{state.planned or '?'} runs done · {len(state.flights)} in flight · "
             f"read {time.strftime('%H:%M:%S')}, refreshed every {REFRESH_S} s")
     parts = [f"<h1>{_e(session.name)} <small>live</small></h1>", f"<p class=head>{_e(head)}</p>"]
@@ -182,9 +182,9 @@ def render_live(session: Path, root: Path, now: float | None = None) -> str:
         if res.problem:
             table += f"\n{res.problem}"
         parts.append(f"<pre>{_e(table)}</pre>")
-        rows = "".join(f"<tr><td>{_e(r.get('item'))}</td><td>{_e(r.get('status'))}</td>"
-                       f"<td>{'solved' if r.get('success') else '-'}</td><td>{_e(r.get('steps'))}</td>"
-                       f"<td>{100 * float(r.get('progress') or 0):.0f}%</td></tr>" for r in state.records)
+        rows = "".join(f"<tr><td>{_e(r.item)}</td><td>{_e(r.status)}</td>"
+                       f"<td>{'solved' if r.success else '-'}</td><td>{_e(r.steps)}</td>"
+                       f"<td>{100 * r.progress:.0f}%</td></tr>" for r in state.records)
         parts.append("<h2>Runs done</h2><table><tr><th>run</th><th>status</th><th>solved</th><th>steps</th>"
                      f"<th>progress</th></tr>{rows}</table>")
     else:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..records.comparability import session_deviations
 from ..records.jsonl import Damage
-from ..records.run_record import NOT_PLAYED, MixedRunsError, RunKey, RunView, damaged_item, latest_attempts
+from ..records.run_record import NOT_PLAYED, MixedRunsError, RunKey, RunRecord, RunView, damaged_item, latest_attempts
 from ..records.sessions import SessionFiles, load_results, unrecorded_runs
 from .aggregate import ModelSummary, summarize
 from .gate import GateConfig, Verdict, evaluate, parse_gate
@@ -55,9 +55,9 @@ class Outcome:
         return [f"{len(items)} planned run(s) not played ({why})" for why, items in self.not_played.items()]
 
 
-def unrecorded_missing(records: Iterable[dict[str, Any]], unrecorded: Iterable[str]) -> list[str]:
+def unrecorded_missing(records: Iterable[RunRecord], unrecorded: Iterable[str]) -> list[str]:
     """Missing-run lines for items that failed without writing a record."""
-    seen = {r["item"] for r in records}
+    seen = {r.item for r in records}
     return [f"{n}: did not run to the end" for n in unrecorded if n not in seen]
 
 
@@ -80,15 +80,15 @@ def damaged_runs(damaged: Iterable[Damage], accounted: Iterable[str]) -> tuple[l
     return missing, notes
 
 
-def not_played(view: RunView, plan: dict[str, Any] | None, records: list[dict[str, Any]], failed: Iterable[str],
+def not_played(view: RunView, plan: dict[str, Any] | None, records: list[RunRecord], failed: Iterable[str],
                unstarted: str = NEVER_STARTED,
                partial: Mapping[RunKey, str] | None = None) -> tuple[dict[str, list[str]], list[str]]:
     """(why → items) of runs never played, and the missing lines of planned runs no record names; a run whose
     attempt folder shows it was playing (``partial``: run identity → what the folder holds) is labelled so."""
     groups: dict[str, list[str]] = {}
     for rec in view.unscored:
-        if rec.get("status") == NOT_PLAYED:
-            groups.setdefault(HELD_BACK.get(rec.get("stop_reason") or "", "held back"), []).append(rec["item"])
+        if rec.status == NOT_PLAYED:
+            groups.setdefault(HELD_BACK.get(rec.stop_reason or "", "held back"), []).append(rec.item)
     failed = set(failed)
     lines = []
     for run in unrecorded_runs(plan, records):
@@ -100,7 +100,7 @@ def not_played(view: RunView, plan: dict[str, Any] | None, records: list[dict[st
     return groups, lines
 
 
-def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: GateConfig,
+def outcome(records: list[RunRecord], unrecorded: Iterable[str], gate: GateConfig,
             plan: dict[str, Any] | None = None, unstarted: str = NEVER_STARTED,
             damaged: Iterable[Damage] = (), plan_damage: str | None = None,
             partial: Mapping[RunKey, str] | None = None) -> Outcome:
@@ -118,7 +118,7 @@ def outcome(records: list[dict[str, Any]], unrecorded: Iterable[str], gate: Gate
         out.problem = str(exc)
         view = RunView([], [])
     out.view = view
-    lost, out.damaged = damaged_runs(damaged, [r["item"] for r in records] + unrecorded)
+    lost, out.damaged = damaged_runs(damaged, [r.item for r in records] + unrecorded)
     # A planned run whose only record is a damaged line is missing once, as damaged, not also as never started.
     damaged_items = [i for i in map(damaged_item, damaged) if i]
     out.not_played, never = not_played(view, plan, records, unrecorded + damaged_items, unstarted, partial)

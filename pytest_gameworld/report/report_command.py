@@ -11,16 +11,17 @@ from .exit_status import ExitStatus
 
 if TYPE_CHECKING:
     from ..records.baselines import Baselines
+    from ..records.run_record import RunRecord
 
 
-def _separation_lines(name: str, records: list[dict], found: Baselines | None) -> list[str]:
+def _separation_lines(name: str, records: list[RunRecord], found: Baselines | None) -> list[str]:
     """How well the session's tasks separate skill (from the baselines' ladder): the counts, then flagged tasks."""
     from .discrimination import separation, summarize
 
     if found is None:
         return []
     seps = separation(found)
-    mine = [seps[t] for t in sorted({r["task"] for r in records}) if t in seps]
+    mine = [seps[t] for t in sorted({r.task for r in records}) if t in seps]
     flagged = [f"  {x.task}: {x.cell()}" for x in mine if x.flags]
     return [f"{name}: {line}" for line in summarize(mine).lines()] + flagged
 

@@ -16,7 +16,7 @@ from ..records.baselines import Baselines, BaselinesError, TaskRates, made_step_
 from ..records.baselines import load as load_baselines
 from ..records.comparability import normalization_problem, session_facts_of, step_budget
 from ..records.jsonl import Damage, write_file
-from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunKey, RunView
+from ..records.run_record import INTERRUPTED, NOT_PLAYED, OK, RunKey, RunRecord, RunView
 from ..records.sessions import read_session, read_session_files
 from . import charts
 from .aggregate import NA, ModelSummary, is_human, summary_key, table_order, whole_percent
@@ -49,9 +49,9 @@ def published_human_lines() -> list[str]:
     return lines
 
 
-def viewer_href(rec: Mapping[str, Any]) -> str | None:
+def viewer_href(rec: RunRecord) -> str | None:
     """The run's viewer, relative to the session folder (beside its steps.jsonl)."""
-    traj = rec.get("trajectory")
+    traj = rec.trajectory
     return str(Path(traj).parent / VIEWER_NAME) if traj else None
 
 
@@ -77,7 +77,7 @@ class PageData:
     separation: dict[str, Separation] = field(default_factory=dict)  # how well each task separates skill
 
 
-def page_data(session: str, records: list[dict[str, Any]], baselines: TaskRates | None,
+def page_data(session: str, records: list[RunRecord], baselines: TaskRates | None,
               unrecorded: Iterable[str] = (), plan: dict[str, Any] | None = None, baselines_budget: int = 0,
               damaged: Iterable[Damage] = (), partial: Mapping[RunKey, str] | None = None) -> PageData:
     """The page's figures; planned runs never played and damaged lines' runs are missing, and a session played
@@ -205,8 +205,8 @@ def _heatmap(data: PageData) -> str:
     floor = floor_tasks(data.baselines) if data.baselines else set()
     floors: dict[str, set[str]] = {}
     for r in data.view.scored:
-        if r["task"] in floor:
-            floors.setdefault(r["game"], set()).add(r["task"])
+        if r.task in floor:
+            floors.setdefault(r.game, set()).add(r.task)
     labels = [f"{g} ({len(floors[g])} floor task{'s' if len(floors[g]) > 1 else ''})" if g in floors else g
               for g in games]
     values = [[data.games[m].get(g) for m in models] for g in games]
@@ -227,7 +227,7 @@ def _baselines(data: PageData) -> str:
     if data.baselines is None:
         return ('<p class="note">No baselines: the catalog has no <code>baselines.json</code> '
                 "(<code>gameworld calibrate</code> writes it), so no normalized score.</p>")
-    tasks = sorted({r["task"] for r in data.view.scored + data.view.unscored} & set(data.baselines))
+    tasks = sorted({r.task for r in data.view.scored + data.view.unscored} & set(data.baselines))
     if not tasks:
         return '<p class="note">The baselines cover none of this session\'s tasks.</p>'
     floor = floor_tasks(data.baselines)
@@ -251,7 +251,7 @@ def _baselines(data: PageData) -> str:
 
 def _runs(data: PageData) -> str:
     recs = sorted(data.view.scored + data.view.unscored,
-                  key=lambda r: (r["game"], r["task"], summary_key(r), int(r.get("repeat", 0))))
+                  key=lambda r: (r.game, r.task, summary_key(r), r.repeat))
     rows = []
     for r in recs:
         href = viewer_href(r)
@@ -259,16 +259,16 @@ def _runs(data: PageData) -> str:
         trace = str(Path(href).parent / TRACE_NAME) if href else None
         if trace and (data.folder / trace).is_file():
             link += f' <a href="{_e(trace)}" download title="open with: playwright show-trace">trace</a>'
-        if r.get("status") != OK:
-            word = _UNSCORED_WORDS.get(str(r.get("status")), "FAULT")
-            cls, outcome = "fault", f'{word} <span class="err">{_e(r.get("error") or r.get("status"))}</span>'
-        elif r.get("success"):
+        if r.status != OK:
+            word = _UNSCORED_WORDS.get(str(r.status), "FAULT")
+            cls, outcome = "fault", f'{word} <span class="err">{_e(r.error or r.status)}</span>'
+        elif r.success:
             cls, outcome = "solved", "SOLVED"
         else:
-            cls, outcome = "unsolved", f"PG {whole_percent(r['progress'])} %"
-        rows.append(f'<tr class="{cls}"><td>{link}</td><td>{_e(r["item"])}</td><td>{_e(summary_key(r))}</td>'
-                    f'<td>{int(r.get("repeat", 0))}</td><td>{outcome}</td><td>{int(r.get("steps", 0))}</td>'
-                    f'<td>{int(r.get("episodes", 1))}</td><td>{_e(r.get("stop_reason") or "")}</td></tr>')
+            cls, outcome = "unsolved", f"PG {whole_percent(r.progress)} %"
+        rows.append(f'<tr class="{cls}"><td>{link}</td><td>{_e(r.item)}</td><td>{_e(summary_key(r))}</td>'
+                    f'<td>{r.repeat}</td><td>{outcome}</td><td>{r.steps}</td>'
+                    f'<td>{r.episodes}</td><td>{_e(r.stop_reason or "")}</td></tr>')
     return ('<table class="runs"><thead><tr><th></th><th>Run</th><th>Model</th><th>repeat</th><th>Outcome</th>'
             f'<th>steps</th><th>episodes</th><th>stop</th></tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
@@ -309,9 +309,9 @@ table.runs td:nth-child(2),table.runs td:nth-child(3),table.runs th:nth-child(2)
 def render(data: PageData, generated: str) -> str:
     runs = len(data.view.scored)
     models = ", ".join(sorted(data.summaries)) or "none"
-    versions = sorted({r.get("catalog_version", "") for r in data.view.scored if r.get("catalog_version")})
-    protocols = sorted({r.get("protocol") or "paused" for r in data.view.scored})
-    observed = sorted({r.get("obs") or "screenshot" for r in data.view.scored})
+    versions = sorted({r.catalog_version for r in data.view.scored if r.catalog_version})
+    protocols = sorted({r.protocol or "paused" for r in data.view.scored})
+    observed = sorted({r.obs or "screenshot" for r in data.view.scored})
     problem = f'<section><p class="bad">{_e(data.problem)}</p></section>' if data.problem else ""
     if data.deviations:
         problem += (f'<p class="nonstandard">Non-standard session: {_e("; ".join(data.deviations))}. '

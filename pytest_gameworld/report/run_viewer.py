@@ -20,6 +20,7 @@ from typing import Any
 
 from ..records.jsonl import read_lines, write_file
 from ..records.run_events import END, START, STEP
+from ..records.run_record import RunRecord
 from ..records.shared_values import resolve
 from . import charts
 from .transcript import Strings, messages
@@ -237,10 +238,10 @@ def write_viewer_quietly(run_dir: Path) -> Path | None:
         return None
 
 
-def write_missing_viewers(session_dir: Path, records: Iterable[Mapping[str, Any]]) -> None:
+def write_missing_viewers(session_dir: Path, records: Iterable[RunRecord]) -> None:
     """Viewers for recorded runs that have steps but no viewer yet (older sessions, killed workers)."""
     for rec in records:
-        traj = rec.get("trajectory")
+        traj = rec.trajectory
         run_dir = (session_dir / traj).parent if traj else None
         if run_dir and (run_dir / "steps.jsonl").is_file() and not (run_dir / VIEWER_NAME).is_file():
             write_viewer_quietly(run_dir)

@@ -8,11 +8,11 @@ is listed with the reason; it never stops the index.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..records.run_record import OK, read_results
+from ..records.run_record import RunRecord, read_results
 from .aggregate import summary_key
 from .results_page import PageData, session_page_data, viewer_href
 from .run_viewer import PAGE_NAME, TRACE_NAME
@@ -29,29 +29,29 @@ def _href(target: Path, out_dir: Path) -> str:
     return Path(os.path.relpath(target.resolve(), out_dir.resolve())).as_posix()
 
 
-def _date(records: Sequence[Mapping[str, Any]]) -> str:
-    starts = sorted(str(r["started_at"]) for r in records if r.get("started_at"))
+def _date(records: Sequence[RunRecord]) -> str:
+    starts = sorted(r.started_at for r in records if r.started_at)
     return starts[0][:16].replace("T", " ") if starts else ""
 
 
-def run_row(rec: Mapping[str, Any], session: str, session_dir: Path, out_dir: Path) -> dict[str, Any]:
+def run_row(rec: RunRecord, session: str, session_dir: Path, out_dir: Path) -> dict[str, Any]:
     """One run as the index lists it; links only to files that exist."""
     href = viewer_href(rec)
     viewer = session_dir / href if href else None
     trace = viewer.parent / TRACE_NAME if viewer else None
-    status = rec.get("status") or ""
-    return {"session": session, "item": rec.get("item", ""), "task": rec.get("task", ""), "game": rec.get("game", ""),
-            "genre": rec.get("genre", ""), "level": rec.get("level"), "model": summary_key(dict(rec)),
-            "repeat": int(rec.get("repeat", 0) or 0), "status": status,
-            "outcome": ("SOLVED" if rec.get("success") else "unsolved") if status == OK else (status or "?").upper(),
-            "success": bool(rec.get("success")) if status == OK else None,
-            "progress": float(rec.get("progress") or 0.0) if status == OK else None,
-            "steps": int(rec.get("steps", 0) or 0), "error": rec.get("error") or "",
+    status = str(rec.status)
+    return {"session": session, "item": rec.item, "task": rec.task, "game": rec.game,
+            "genre": rec.genre, "level": rec.level, "model": summary_key(rec),
+            "repeat": rec.repeat, "status": status,
+            "outcome": ("SOLVED" if rec.success else "unsolved") if rec.scored else status.upper(),
+            "success": rec.success if rec.scored else None,
+            "progress": rec.progress if rec.scored else None,
+            "steps": rec.steps, "error": rec.error or "",
             "viewer": _href(viewer, out_dir) if viewer and viewer.is_file() else None,
             "trace": _href(trace, out_dir) if trace and trace.is_file() else None}
 
 
-def session_row(name: str, data: PageData, records: Sequence[Mapping[str, Any]], page: Path | None,
+def session_row(name: str, data: PageData, records: Sequence[RunRecord], page: Path | None,
                 out_dir: Path) -> dict[str, Any]:
     """One session as the index lists it: its models' SR/PG and normalized score, runs, missing, marks."""
     # A model with no scored run has no SR or PG (the index shows – for null), not 0.0.
@@ -61,7 +61,7 @@ def session_row(name: str, data: PageData, records: Sequence[Mapping[str, Any]],
                "runs": s.overall.runs} for key, s in sorted(data.summaries.items())]
     runs = data.view.scored + data.view.unscored
     return {"name": name, "date": _date(records), "page": _href(page, out_dir) if page and page.is_file() else None,
-            "protocol": ", ".join(sorted({str(r.get("protocol") or "paused") for r in runs})),
+            "protocol": ", ".join(sorted({r.protocol or "paused" for r in runs})),
             "models": models, "runs": len(runs), "missing": len(data.missing), "missing_lines": data.missing[:50],
             "marks": data.deviations + ([data.not_normalized] if data.not_normalized else []),
             "problem": data.problem}

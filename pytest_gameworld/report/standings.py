@@ -8,8 +8,9 @@ import random
 import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal
 
+from ..records.run_record import RunRecord
 from .aggregate import summary_key
 from .discrimination import is_floor_sr
 
@@ -45,25 +46,25 @@ def spread(values: Iterable[float]) -> Spread | None:
     return Spread(len(xs), mean, std, mean - half, mean + half)
 
 
-def repeat_values(scored: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, list[float]]]:
+def repeat_values(scored: Iterable[RunRecord]) -> dict[str, dict[str, list[float]]]:
     """Per model: overall SR and PG (%) of each repeat, in repeat order, as {"sr": [...], "pg": [...]}."""
-    per: dict[str, dict[int, list[Mapping[str, Any]]]] = {}
+    per: dict[str, dict[int, list[RunRecord]]] = {}
     for rec in scored:
-        per.setdefault(summary_key(rec), {}).setdefault(int(rec.get("repeat", 0)), []).append(rec)
+        per.setdefault(summary_key(rec), {}).setdefault(rec.repeat, []).append(rec)
     out: dict[str, dict[str, list[float]]] = {}
     for model, reps in per.items():
         out[model] = {
-            "sr": [100.0 * sum(bool(r["success"]) for r in rs) / len(rs) for _, rs in sorted(reps.items())],
-            "pg": [100.0 * sum(float(r["progress"]) for r in rs) / len(rs) for _, rs in sorted(reps.items())],
+            "sr": [100.0 * sum(r.success for r in rs) / len(rs) for _, rs in sorted(reps.items())],
+            "pg": [100.0 * sum(r.progress for r in rs) / len(rs) for _, rs in sorted(reps.items())],
         }
     return out
 
 
-def mean_progress(scored: Iterable[Mapping[str, Any]], by: str) -> dict[str, dict[str, float]]:
+def mean_progress(scored: Iterable[RunRecord], by: Literal["task", "game"]) -> dict[str, dict[str, float]]:
     """Per model, per ``by`` ("task" or "game"): mean progress (%) over its runs (the table's and heatmap's cells)."""
     acc: dict[str, dict[str, list[float]]] = {}
     for rec in scored:
-        acc.setdefault(summary_key(rec), {}).setdefault(rec[by], []).append(float(rec["progress"]))
+        acc.setdefault(summary_key(rec), {}).setdefault(rec.task if by == "task" else rec.game, []).append(rec.progress)
     return {m: {k: 100.0 * sum(v) / len(v) for k, v in cells.items()} for m, cells in acc.items()}
 
 
@@ -95,11 +96,11 @@ def normalized_score(task_pg: Mapping[str, float], baselines: Mapping[str, Mappi
 Match = tuple[str, str, float]  # (model a, model b, a's result: 1 win, 0.5 draw, 0 loss)
 
 
-def matches(scored: Iterable[Mapping[str, Any]]) -> list[Match]:
+def matches(scored: Iterable[RunRecord]) -> list[Match]:
     """Every pair of models on every (task, repeat) both played: the higher progress wins, equal is a draw."""
     cells: dict[tuple[str, int], dict[str, float]] = {}
     for rec in scored:
-        cells.setdefault((rec["task"], int(rec.get("repeat", 0))), {})[summary_key(rec)] = float(rec["progress"])
+        cells.setdefault((rec.task, rec.repeat), {})[summary_key(rec)] = rec.progress
     out: list[Match] = []
     for key in sorted(cells):
         models = sorted(cells[key])

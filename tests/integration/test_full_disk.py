@@ -133,14 +133,14 @@ def test_a_full_disk_stops_the_session_at_its_first_failed_write_and_it_resumes_
     assert calls.get("01_01", 0) <= kept + WRITE_LAG_STEPS + 1 and "01_02" not in calls and "01_03" not in calls, (calls, kept)
     assert "not written: cannot write" in r.stdout, r.stdout[-3000:]  # the pages, named in the summary
     read = read_session(disk / "r" / "s")
-    assert not any(r.get("status") == "ok" for r in read.records), "nothing is scored from a cut trajectory"
+    assert not any(r.scored for r in read.records), "nothing is scored from a cut trajectory"
     (disk / "ballast").unlink()  # room again: the same session continues, nothing edited by hand
     (proj / "calls.log").unlink()
     again = _pytest(proj, disk, "--gw-resume", "s", "--gw-gate", "pg>=0")
     assert again.returncode == 0 and "3 passed" in again.stdout, again.stdout[-3000:]
     assert set(_calls(proj)) == {"01_01", "01_02", "01_03"}
     read = read_session(disk / "r" / "s")
-    assert not read.damaged and sorted(r["task"] for r in read.records if r["status"] == "ok") == \
+    assert not read.damaged and sorted(r.task for r in read.records if r.scored) == \
         ["01_01", "01_02", "01_03"]
     gate = json.loads((disk / "r" / "s" / "gate.json").read_text())
     assert gate["verdict"] == "PASS" and gate["missing"]["count"] == 0, gate

@@ -15,6 +15,7 @@ from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.play import golden
 from pytest_gameworld.records import baselines
 from pytest_gameworld.records.restamp import read_goldens, restamp
+from pytest_gameworld.records.run_record import RunRecord
 from pytest_gameworld.records.sessions import task_versions
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -49,10 +50,11 @@ async def test_a_comment_keeps_the_golden_a_rule_changes_it_and_only_the_first_i
     assert rule.digest != base.digest and rule.first_difference(base) is not None
 
     # The figures were "made" on base; each changed copy asks for a re-stamp with the goldens written to files.
-    figures = baselines.compute({"random": [{"item": "i", "task": TASK, "game": "05-breakout", "model": "random",
-                                             "repeat": 0, "seed": 0, "protocol": "paused", "success": False,
-                                             "progress": 0.25, "status": "ok", "error": None}]},
-                                "cv", {}, {TASK: v_base})
+    made = RunRecord.from_json({"item": "i", "task": TASK, "game": "05-breakout", "genre": "arcade", "level": 1,
+                                "model": "random", "interface": "generalist", "role": "player", "repeat": 0,
+                                "seed": 0, "protocol": "paused", "started_at": "2026-12-03T00:00:00+00:00",
+                                "success": False, "progress": 0.25, "status": "ok", "error": None})
+    figures = baselines.compute({"random": [made]}, "cv", {}, {TASK: v_base})
     golden.write({TASK: base}, tmp_path / "from.jsonl")
     for now, version, expect in ((comment, v_comment, [TASK]), (rule, v_rule, [])):
         golden.write({TASK: now}, tmp_path / "now.jsonl")

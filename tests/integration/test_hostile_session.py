@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from pytest_gameworld.agents import make_agent
-from pytest_gameworld.records.jsonl import read_jsonl, strict_loads
+from pytest_gameworld.records.jsonl import strict_loads
+from pytest_gameworld.records.run_record import read_results
 from pytest_gameworld.report.aggregate import aggregate
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
@@ -95,7 +96,7 @@ async def test_a_hostile_session_is_scored_with_every_reply_counted(serve, catal
         assert (record.valid, record.invalid_ntc, record.invalid_oos) == (valid, ntc + padding, oos), verdicts
     records = [strict_loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert len(records) == len(RUNS) and all(r["status"] == "ok" for r in records)
-    summaries = aggregate(read_jsonl(tmp_path / "results.jsonl"))
+    summaries = aggregate(read_results(tmp_path / "results.jsonl").records)
     assert sum(s.overall.runs for s in summaries.values()) == len(RUNS)
     assert [m for s in summaries.values() for m in s.missing] == []
     for f in tmp_path.rglob("*.jsonl"):

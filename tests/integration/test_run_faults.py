@@ -10,6 +10,7 @@ from pytest_gameworld.agents.base import AgentReply, Observation, RunContext
 from pytest_gameworld.browser.faults import HarnessError
 from pytest_gameworld.play.actions import Proposal
 from pytest_gameworld.records.jsonl import read_jsonl, strict_loads
+from pytest_gameworld.records.run_record import read_results
 from pytest_gameworld.report.aggregate import aggregate
 
 ASYNC = pytest.mark.asyncio(loop_scope="session")
@@ -50,7 +51,7 @@ async def test_a_fault_mid_run_errors_the_record_with_its_cause(play_task, tmp_p
     assert cause in str(info.value)
     (record,) = read_jsonl(tmp_path / "results.jsonl")
     assert record["status"] == "error" and cause in record["error"]
-    summary = aggregate([record])[record["model"]]
+    summary = aggregate(read_results(tmp_path / "results.jsonl").records)[record["model"]]
     assert summary.overall.runs == 0 and len(summary.missing) == 1 and cause in summary.missing[0]
     for line in (tmp_path / "results.jsonl").read_text().splitlines():
         strict_loads(line)

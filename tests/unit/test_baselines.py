@@ -4,21 +4,24 @@ the shipped file covers the shipped catalog."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.records import baselines
+from pytest_gameworld.records.run_record import RunRecord
 from pytest_gameworld.records.sessions import catalog_version, task_versions
 from pytest_gameworld.report.discrimination import baselines_json, floors
 
 
-def run(task: str, model: str, repeat: int, success: bool, progress: float, status: str = "ok") -> dict:
-    return {"item": f"{task}[{model}-r{repeat}]", "task": task, "game": "g-" + task, "model": model,
+def run(task: str, model: str, repeat: int, success: bool, progress: float, status: str = "ok") -> RunRecord:
+    return record(**{"item": f"{task}[{model}-r{repeat}]", "task": task, "game": "g-" + task, "model": model,
             "repeat": repeat, "seed": repeat, "protocol": "paused", "success": success, "progress": progress,
-            "status": status, "error": None if status == "ok" else "HarnessError: boom"}
+            "status": status, "error": None if status == "ok" else "HarnessError: boom"})
 
 
 def test_rates_per_task_over_repeats_with_faults_and_the_floor_flag():
@@ -161,7 +164,7 @@ def test_wilson_and_t_intervals_bracket_the_rate_and_widen_with_fewer_runs():
 
 def test_a_ladder_session_records_intervals_runs_and_the_oracles_steps_to_solve():
     recs = {"random": [run("a", "random", k, k == 0, p) for k, p in enumerate((1.0, 0.2, 0.3, 0.1))],
-            "oracle": [{**run("a", "oracle", 0, True, 1.0), "steps": 37}]}
+            "oracle": [replace(run("a", "oracle", 0, True, 1.0), steps=37)]}
     b = baselines.compute(recs, "v", {})
     rnd, orc = b.tasks["a"].random, b.tasks["a"].oracle
     assert (rnd.sr, rnd.runs, rnd.sr_ci) == (25.0, 4, baselines.wilson(1, 4))

@@ -1,8 +1,10 @@
 """Gate expressions, thresholds per scope and model, the paired bootstrap comparison, the verdict."""
 
 import random
+from dataclasses import replace
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.report.gate import (
     GateConfig,
@@ -19,9 +21,9 @@ from pytest_gameworld.report.gate import (
 
 def run(task="01_01", model="m", genre="puzzle", game="01-2048", level=4, success=False, progress=0.0, repeat=0,
         valid=10, ntc=0, oos=0, max_steps=100):
-    return {"task": task, "model": model, "genre": genre, "game": game, "level": level, "success": success,
+    return record(**{"task": task, "model": model, "genre": genre, "game": game, "level": level, "success": success,
             "progress": progress, "repeat": repeat, "valid": valid, "invalid_ntc": ntc, "invalid_oos": oos,
-            "max_steps": max_steps}
+            "max_steps": max_steps})
 
 
 @pytest.mark.parametrize("text, metric, op, threshold, scope", [
@@ -134,9 +136,9 @@ def test_verdict_folds_thresholds_missing_and_baseline():
 def test_a_baseline_pairs_only_runs_played_under_the_same_conditions(field, base_value, now_value, words):
     """Issue 37 item 9: a --gw-rt session against a paused baseline (or any other condition apart) pairs nothing,
     and the comparison says how many runs it left out and why."""
-    base = [run(task=t, progress=1.0) | {field: base_value} for t in ("a", "b", "c")]
-    now = [run(task="a", progress=0.0) | {field: now_value}, run(task="b", progress=0.0) | {field: now_value},
-           run(task="c", progress=0.0) | {field: base_value}, run(task="z")]
+    base = [replace(run(task=t, progress=1.0), **{field: base_value}) for t in ("a", "b", "c")]
+    now = [replace(run(task="a", progress=0.0), **{field: now_value}), replace(run(task="b", progress=0.0), **{field: now_value}),
+           replace(run(task="c", progress=0.0), **{field: base_value}), run(task="z")]
     cmp = compare(base, now)
     assert cmp.shared == 1 and cmp.left_out == 3
     assert cmp.notes == [f"2 run(s) not compared: played with a different {words} than the baseline",
@@ -148,8 +150,8 @@ def test_a_baseline_pairs_only_runs_played_under_the_same_conditions(field, base
 
 def test_a_condition_an_older_record_does_not_carry_is_not_held_against_it():
     base = [run(task="a", progress=1.0)]  # no parsing, no catalog version: written before they were recorded
-    assert compare(base, [run(task="a") | {"parsing": "original", "catalog_version": "v2"}]).shared == 1
-    assert compare(base, [run(task="a") | {"protocol": "realtime"}]).shared == 0, "no protocol means paused"
+    assert compare(base, [replace(run(task="a"), **{"parsing": "original", "catalog_version": "v2"})]).shared == 1
+    assert compare(base, [replace(run(task="a"), **{"protocol": "realtime"})]).shared == 0, "no protocol means paused"
 
 
 def test_two_single_model_sessions_pair_across_model_names():

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.agents.base import AgentError
 from pytest_gameworld.agents.providers.coords import Frame, to_viewport
@@ -125,7 +126,7 @@ def test_a_task_with_a_non_finite_start_or_target_is_refused_at_load(tmp_path: P
 
 
 def rec(model: str, status: str = "error", error: str | None = "AgentError: m failed after 4 attempts: HTTP 503"):
-    return {"model": model, "status": status, "error": error if status == "error" else None}
+    return record(**{"model": model, "status": status, "error": error if status == "error" else None})
 
 
 def test_breaker_trips_on_k_consecutive_same_endpoint_errors_only() -> None:

@@ -6,6 +6,7 @@ import socket
 import urllib.request
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.agents import human_console
 from pytest_gameworld.agents.human import proposal_for
@@ -57,9 +58,9 @@ def test_measured_humans_head_the_table_and_the_published_humans_are_marked():
     rec = {"item": "i", "task": "01_01", "repeat": 0, "seed": 1, "protocol": "paused", "status": "ok",
            "success": True, "progress": 1.0, "genre": "puzzle", "game": "01-2048", "level": 4, "interface": "cua",
            "invalid_ntc": 0, "invalid_oos": 0, "valid": 1, "steps": 1, "sec_per_step": 1.0}
-    rows = table_cells(aggregate([{**rec, "model": "a-model"}, {**rec, "model": "human:zoe"}]))
+    rows = table_cells(aggregate([record(**{**rec, "model": "a-model"}), record(**{**rec, "model": "human:zoe"})]))
     assert [r[0] for r in rows[1:]] == ["human:zoe (measured human)", "a-model (cua)"]
-    page = render(page_data("s", [{**rec, "model": "a-model"}, {**rec, "model": "human:zoe"}], None), "now")
+    page = render(page_data("s", [record(**{**rec, "model": "a-model"}), record(**{**rec, "model": "human:zoe"})], None), "now")
     table = page[page.index('<table class="t6">'):]
     assert table.index("human:zoe") < table.index("a-model") < table.index("Novice human")
     assert '<span class="tag">measured human</span> human:zoe' in table

@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.agents.base import Usage
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.catalog.model_names import is_model_name, spec_from_name, split_name
 from pytest_gameworld.catalog.specs import CatalogError
 from pytest_gameworld.catalog.yaml_files import load_model_file
-from pytest_gameworld.records.run_record import cost_usd
+from pytest_gameworld.records.run_record import RunRecord, cost_usd
 from pytest_gameworld.records.sessions import write_named_models
 from pytest_gameworld.report.aggregate import aggregate, format_table
 from pytest_gameworld.report.summary_formats import summary_json
@@ -87,10 +88,10 @@ def test_the_spec_written_into_the_session_loads_back_the_same(tmp_path: Path):
     assert again.model_dump(exclude={"endpoint"}) == spec.model_dump(exclude={"endpoint"})
 
 
-def _record(model: str, priced: bool) -> dict:
-    return {"model": model, "interface": "generalist", "genre": "puzzle", "level": 1, "task": "01_01", "repeat": 0,
+def _record(model: str, priced: bool) -> RunRecord:
+    return record(**{"model": model, "interface": "generalist", "genre": "puzzle", "level": 1, "task": "01_01", "repeat": 0,
             "status": "ok", "success": False, "progress": 0.5, "steps": 3, "valid": 3, "invalid_ntc": 0,
-            "invalid_oos": 0, "sec_per_step": 0.1, "cost_usd": 0.0, "priced": priced}
+            "invalid_oos": 0, "sec_per_step": 0.1, "cost_usd": 0.0, "priced": priced})
 
 
 def test_an_unknown_price_shows_as_n_a_never_as_zero():

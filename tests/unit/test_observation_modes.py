@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.catalog.loader import load_catalog
 from pytest_gameworld.catalog.native import default_catalog_dir
@@ -28,7 +29,7 @@ def _rec(obs: str | None = None, progress: float = 0.5, **extra):
            "invalid_oos": 0, "valid": 1, "steps": 1, "sec_per_step": 0.1, **extra}
     if obs is not None:
         rec["obs"] = obs
-    return rec
+    return record(**rec)
 
 
 def test_every_shipped_game_declares_what_its_screen_shows_and_nothing_it_hides():

@@ -2,9 +2,11 @@
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from run_records import record
 
 from pytest_gameworld import cli
 from pytest_gameworld.plugin.options import Settings
@@ -14,13 +16,13 @@ from pytest_gameworld.report.run_viewer import describe_action, read_viewer_data
 
 def rec(model, task, progress, repeat=0, status="ok", game="01-2048", genre="puzzle", level=4, error=None):
     item = f"{genre}/{game}/{task}[{model}-r{repeat}]"
-    return {"item": item, "task": task, "game": game, "genre": genre, "level": level, "model": model,
+    return record(**{"item": item, "task": task, "game": game, "genre": genre, "level": level, "model": model,
             "interface": "generalist", "protocol": "paused", "seed": 1, "repeat": repeat, "status": status,
             "success": progress >= 1.0, "progress": progress, "valid": 9, "invalid_ntc": 1, "invalid_oos": 0,
             "steps": 10, "episodes": 1, "sec_per_step": 0.2, "tokens_in": 1000, "tokens_out": 50, "cost_usd": 0.01,
             "catalog_version": "abc", "max_steps": 10, "stop_reason": "max_steps", "error": error,
             "trajectory": f"runs/{genre}/{game}/{task}/{model}-r{repeat}/attempt-1/steps.jsonl", "role": "player",
-            "started_at": "2025-01-01T00:00:00.000+00:00"}
+            "started_at": "2025-01-01T00:00:00.000+00:00"})
 
 
 RECORDS = [rec("m1", "01_01", 1.0, 0), rec("m1", "01_01", 0.5, 1), rec("m2", "01_01", 0.2, 0),
@@ -58,13 +60,13 @@ def test_page_shows_tables_reference_rows_links_and_escapes():
 
 
 def test_page_without_baselines_says_so_and_one_model_has_no_elo():
-    d = page_data("s", [r for r in RECORDS if r["model"] == "m1"], None)
+    d = page_data("s", [r for r in RECORDS if r.model == "m1"], None)
     page = render(d, "now")
     assert d.elo == {} and "no baselines" in page and "No baselines" in page
 
 
 def test_page_refuses_mixed_catalog_versions_in_one_line():
-    mixed = RECORDS[:1] + [dict(RECORDS[2], catalog_version="zzz")]
+    mixed = RECORDS[:1] + [replace(RECORDS[2], catalog_version="zzz")]
     page = render(page_data("s", mixed, None), "now")
     assert "different catalog versions" in page
 
@@ -72,15 +74,15 @@ def test_page_refuses_mixed_catalog_versions_in_one_line():
 def _session(tmp_path: Path) -> Path:
     session = tmp_path / "sess"
     for r in RECORDS:
-        run = session / Path(r["trajectory"]).parent
+        run = session / Path(r.trajectory).parent
         run.mkdir(parents=True)
         (run / "steps.jsonl").write_text("\n".join(json.dumps(x) for x in [
-            {"event": "start", "item": r["item"], "model": r["model"], "role": "player"},
-            {"event": "step", "step": 0, "episode": 1, "score": 2, "best": 2, "progress": r["progress"],
+            {"event": "start", "item": r.item, "model": r.model, "role": "player"},
+            {"event": "step", "step": 0, "episode": 1, "score": 2, "best": 2, "progress": r.progress,
              "verdict": {"validity": "valid", "action": {"kind": "wait", "duration_ms": 200}},
              "reply": {"text": "</script><script>alert(1)</script>", "reasoning": "", "raw": None}},
-            {"event": "end", "status": r["status"], "error": r["error"]}]) + "\n")
-    (session / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+            {"event": "end", "status": r.status, "error": r.error}]) + "\n")
+    (session / "results.jsonl").write_text("".join(json.dumps(r.to_json()) + "\n" for r in RECORDS))
     return session
 
 

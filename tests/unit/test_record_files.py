@@ -125,7 +125,7 @@ def test_read_results_skips_what_is_not_a_run_record(tmp_path):
     good = real_record(status="ok", progress=0.5)
     path.write_text("\n".join(json.dumps(r) for r in [good, {"item": "x"}, real_record(progress=5.0), good]) + "\n")
     lines = read_results(path)
-    assert lines.records == [good, good]
+    assert lines.records == [RunRecord.from_json(good)] * 2
     assert [(d.line, d.why.split(":")[0]) for d in lines.damaged] == [(2, "not a run record"), (3, "not a run record")]
 
 

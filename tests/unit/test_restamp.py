@@ -7,18 +7,19 @@ import re
 from pathlib import Path
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.records import baselines
 from pytest_gameworld.records.restamp import GoldenFileError, read_goldens, restamp
 
 
 def made(versions: dict[str, str]) -> baselines.Baselines:
-    runs = {"random": [], "oracle": []}  # type: dict[str, list[dict]]
+    runs = {"random": [], "oracle": []}  # type: dict[str, list[RunRecord]]
     for t in versions:
         for agent, success in (("random", False), ("oracle", True)):
-            runs[agent].append({"item": f"{t}[{agent}]", "task": t, "game": "g", "model": agent, "repeat": 0,
+            runs[agent].append(record(**{"item": f"{t}[{agent}]", "task": t, "game": "g", "model": agent, "repeat": 0,
                                 "seed": 0, "protocol": "paused", "success": success, "progress": 0.5,
-                                "status": "ok", "error": None})
+                                "status": "ok", "error": None}))
     return baselines.compute(runs, "cv-old", {"command": "test"}, versions)
 
 

@@ -3,6 +3,7 @@
 import itertools
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.report.aggregate import aggregate, format_table
 
@@ -12,10 +13,11 @@ _tasks = itertools.count()
 def rec(model="m", genre="puzzle", success=False, progress=0.0, status="ok", repeat=0, valid=10, ntc=0, oos=0,
         item="i", level=4, task=None):
     """A run record; every call is a different run unless task is given."""
-    return {"item": item, "task": task or f"t{next(_tasks)}", "model": model, "interface": "generalist", "genre": genre, "level": level,
+    return record(**{"item": item, "task": task or f"t{next(_tasks)}", "model": model, "interface": "generalist",
+                     "genre": genre, "level": level,
             "success": success, "progress": progress, "status": status, "repeat": repeat, "valid": valid,
             "invalid_ntc": ntc, "invalid_oos": oos, "steps": valid + ntc + oos, "sec_per_step": 0.5,
-            "tokens_in": 100, "tokens_out": 10, "cost_usd": 0.01, "error": None if status == "ok" else "boom"}
+            "tokens_in": 100, "tokens_out": 10, "cost_usd": 0.01, "error": None if status == "ok" else "boom"})
 
 
 def test_sr_pg_per_genre_and_overall():

@@ -61,5 +61,5 @@ def test_the_record_keeps_each_roles_counts_and_iar_counts_every_proposal(coop):
     assert record.roles == {"blue": {"valid": 10, "ntc": 0, "oos": 0, "extra_calls": 0},
                             "red": {"valid": 5, "ntc": 0, "oos": 5, "extra_calls": 0}}
     assert (record.valid, record.invalid_oos, record.steps) == (15, 5, 10)
-    s = aggregate([record.to_json()])["noop"]
+    s = aggregate([record])["noop"]
     assert s.proposed == 20 and s.iar == pytest.approx((25.0, 0.0, 25.0))  # 5 of 20 proposals, not of 10 steps

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.plugin.hold_back import hold_reason
 from pytest_gameworld.plugin.options import Settings
@@ -22,12 +23,12 @@ DOWN = "AgentError: m (openai chat) failed after 1 attempt: cannot connect: Conn
 
 def rec(task="01_01", status="ok", invocation="now", error=None, model="m", cost=0.0, kind=None, max_steps=100,
         facts=None):
-    return {"item": f"puzzle/01-2048/{task}[{model}]", "task": task, "model": model, "repeat": 0, "seed": 1,
+    return record(**{"item": f"puzzle/01-2048/{task}[{model}]", "task": task, "model": model, "repeat": 0, "seed": 1,
             "protocol": "paused", "status": status, "invocation": invocation, "error": error, "cost_usd": cost,
             "success": False, "progress": 0.5 if status == "ok" else 0.0, "genre": "puzzle", "game": "01-2048",
             "level": 4, "interface": "generalist", "valid": 2, "invalid_ntc": 0, "invalid_oos": 0, "steps": 2,
             "sec_per_step": 0.1, "max_steps": max_steps,
-            "catalog_version": "v", "stop_reason": kind, "comparability": facts or {}}
+            "catalog_version": "v", "stop_reason": kind, "comparability": facts or {}})
 
 
 def plan(*tasks, facts=None):

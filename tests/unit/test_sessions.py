@@ -5,6 +5,7 @@ import os
 import shutil
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.catalog.native import default_catalog_dir
 from pytest_gameworld.records.jsonl import append_jsonl
@@ -23,12 +24,12 @@ from pytest_gameworld.report.outcome import outcome
 
 def rec(task="01_01", status="ok", progress=0.5, repeat=0, protocol="paused", seed=1, model="m", version="v1",
         max_steps=100, item=None):
-    return {"item": item or f"{task}[{model}-r{repeat}]", "task": task, "model": model, "repeat": repeat,
+    return record(**{"item": item or f"{task}[{model}-r{repeat}]", "task": task, "model": model, "repeat": repeat,
             "protocol": protocol, "seed": seed, "status": status, "success": progress >= 1, "progress": progress,
             "genre": "puzzle", "game": "01-2048", "level": 4, "interface": "generalist", "valid": 5,
             "invalid_ntc": 0, "invalid_oos": 0, "steps": 5, "sec_per_step": 0.1, "catalog_version": version,
             "max_steps": max_steps, "error": None if status == "ok" else "HarnessError: crash", "role": "player",
-            "started_at": "2025-01-01T00:00:00.000+00:00"}
+            "started_at": "2025-01-01T00:00:00.000+00:00"})
 
 
 def test_a_fault_then_a_rerun_counts_once_and_is_not_missing():
@@ -38,7 +39,7 @@ def test_a_fault_then_a_rerun_counts_once_and_is_not_missing():
 
 def test_the_latest_scored_attempt_wins_and_a_later_fault_does_not_unscore_it():
     view = latest_attempts([rec(progress=0.25), rec(progress=0.5), rec(status="error")])
-    assert [r["progress"] for r in view.scored] == [0.5] and view.unscored == []
+    assert [r.progress for r in view.scored] == [0.5] and view.unscored == []
 
 
 def test_runs_differ_by_repeat_protocol_and_seed():
@@ -95,7 +96,7 @@ def test_catalog_version_follows_the_files(tmp_path):
 
 
 def test_reuse_is_refused_for_another_catalog_or_budget(tmp_path):
-    append_jsonl(tmp_path / "s" / "results.jsonl", rec(max_steps=5))
+    append_jsonl(tmp_path / "s" / "results.jsonl", rec(max_steps=5).to_json())
     assert reuse_problem(tmp_path / "s", "v1", {"01_01": 5}) is None
     assert "catalog version v1" in reuse_problem(tmp_path / "s", "v9", {"01_01": 5})
     assert "--gw-max-steps differs" in reuse_problem(tmp_path / "s", "v1", {"01_01": 100})

@@ -5,6 +5,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.browser.game_origin import GameFiles
 from pytest_gameworld.browser.remote import launch_options, pick_endpoint, worker_index
@@ -71,9 +72,9 @@ def test_launch_options_carry_the_sandbox_flags_and_only_an_explicit_path():
 
 
 def shard_source(name, plan, played, status="ok"):
-    return Source(Path(name), plan, [{**r, "status": status, "progress": 0.5, "success": False, "steps": 3,
+    return Source(Path(name), plan, [record(**{**r, "status": status, "progress": 0.5, "success": False, "steps": 3,
                                       "valid": 3, "invalid_ntc": 0, "invalid_oos": 0, "level": 1, "genre": "puzzle",
-                                      "catalog_version": "v1"} for r in played])
+                                      "catalog_version": "v1"}) for r in played])
 
 
 def split(n, options=None, all_runs=None):
@@ -87,7 +88,7 @@ def test_merging_every_shard_gives_every_run_once_with_no_gaps():
     assert refusal(sources) is None
     out = merge(sources)
     assert out.gaps == [] and out.duplicates == [] and out.notes == []
-    assert sorted(r["item"] for r in out.records) == sorted(r["item"] for r in sources[0].plan["runs"])
+    assert sorted(r.item for r in out.records) == sorted(r["item"] for r in sources[0].plan["runs"])
     assert out.plan["merged_from"] == ["s1", "s2", "s3", "s4"] and out.plan["shard"] is None
 
 
@@ -99,8 +100,8 @@ def test_a_missing_shard_is_a_gap_recorded_as_an_error_run():
     assert sorted(g.split(": ")[0] for g in out.gaps) == missing
     assert all(g.endswith("gap: shard 3/4 was not merged") for g in out.gaps)
     assert out.notes == ["shard(s) 3/4 not among the merged sessions"]
-    gaps = [r for r in out.records if r["status"] == "error"]
-    assert sorted(r["item"] for r in gaps) == missing and all(r["catalog_version"] == "v1" for r in gaps)
+    gaps = [r for r in out.records if r.status == "error"]
+    assert sorted(r.item for r in gaps) == missing and all(r.catalog_version == "v1" for r in gaps)
 
 
 def test_a_run_played_by_two_shards_is_reported_as_a_duplicate():
@@ -146,7 +147,7 @@ def test_two_sessions_of_the_same_name_keep_their_own_trajectories_when_merged(t
         folder = tmp_path / parent / "s1"
         (folder / traj).parent.mkdir(parents=True)
         (folder / traj).write_text(parent)
-        sources.append(Source(folder, None, [{"item": "01_01[m-r0]", "trajectory": traj}]))
+        sources.append(Source(folder, None, [record(item="01_01[m-r0]", trajectory=traj)]))
     write_merged(sources, Merged(records=[r for s in sources for r in s.records]), tmp_path / "out")
     written = [r["trajectory"] for r in read_jsonl(tmp_path / "out" / "results.jsonl")]
     assert [(tmp_path / "out" / t).read_text() for t in written] == ["a", "b"]

@@ -1,6 +1,7 @@
 """The results page's figures: spreads over repeats, per-game PG, normalized score, Elo, floor tasks."""
 
 import pytest
+from run_records import record
 
 from pytest_gameworld.report.standings import (
     elo,
@@ -14,8 +15,8 @@ from pytest_gameworld.report.standings import (
 
 
 def rec(model, task, progress, repeat=0, success=None, game=None, protocol="paused"):
-    return {"model": model, "task": task, "game": game or task.split("_")[0], "progress": progress,
-            "success": progress >= 1.0 if success is None else success, "repeat": repeat, "protocol": protocol}
+    return record(**{"model": model, "task": task, "game": game or task.split("_")[0], "progress": progress,
+            "success": progress >= 1.0 if success is None else success, "repeat": repeat, "protocol": protocol})
 
 
 def test_spread_is_mean_std_and_a_t_interval():
