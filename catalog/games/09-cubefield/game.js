@@ -14,9 +14,12 @@
   //
   // Departures, all for the step-granularity rule (docs/games.md 1.9): a 0.2 s
   // press slides the ship ~2.3 u, so the guaranteed corridor is ±1.6 u wide
-  // (spec ±0.8, narrower than one press) and drifts at most 0.3 u per 2.5 u of
+  // (spec ±0.8, narrower than one press) and moves at most 0.5 u per 2.5 u of
   // depth (spec 1 u: at 50 u/s that is 20 u/s sideways, beyond the 9 u/s
-  // strafe). Cube cells are 2 u wide, so density is the share of 2x1 u cells
+  // strafe). It does not wander, though: it holds, then shifts 3.5..5.5 u to one
+  // side behind a wall with one gap, so that pressing left and right in turn
+  // (weaving in place, the spec's slow drift let it survive) meets the first
+  // wall. Cube cells are 2 u wide, so density is the share of 2x1 u cells
   // holding a cube. The flight starts `ready` (first arrow press), like 04/07/13,
   // so that waiting alone never scores.
   // ---------------------------------------------------------------------------
@@ -45,11 +48,24 @@
   const DENSITY_RAMP_Z = 1200;    // depth flown in 30 s (25 t + t^2 / 2)
 
   const BAND = 2.5;               // corridor knot spacing (u of depth)
-  const CHUNK = 20;               // generation chunk (u of depth)
-  const KNOTS_PER_CHUNK = CHUNK / BAND;
   const CORRIDOR_HALF = 1.6;
-  const CORRIDOR_DRIFT = 0.3;     // max |change| per knot
-  const CORRIDOR_SPAN = 14;       // retry chunks whose corridor leaves |x| <= 14 u
+  const CORRIDOR_SPAN = 14;       // a shift that would leave |x| <= 14 u goes the other way
+  // The corridor holds straight, then shifts sideways by 3.5..5.5 u, then holds
+  // again, and so on (the original's walls of cubes with one gap): weaving in
+  // place (left, right, left ...) covers only ~2 u and meets the first shift.
+  // A shift ramps at 0.5 u per knot (0.2 u per u of depth: 8 u/s sideways at
+  // the top speed of 40 u/s at 15 s, under the 9 u/s strafe), so one or two
+  // presses started at the right moment follow it.
+  const FIRST_HOLD = 8;           // knots (20 u) straight ahead; the cubes begin at 18 u
+  const HOLD_MIN = 2;             // knots held between shifts (5 u: room for the wall)
+  const HOLD_MAX = 5;
+  const SHIFT_MIN = 3.5;          // beyond a weave's reach either way
+  const SHIFT_MAX = 5.5;
+  const RAMP_RATE = 0.5;          // u of shift per knot
+  // Where a shift ends, two staggered rows of cubes (offset -0.5 / +0.5 u in
+  // their cells) wall the whole plain off but for the corridor's gap: with a
+  // cube in every 2 u cell, one row alone leaves 1 u slits the ship fits.
+  const WALL_OFFSET = 0.5;
 
   // Score(t) = 1700 t + 331 t^2 (docs/games.md: 4000 t + 125 t^2): the same
   // 100 000 a little sooner (15.0 s, so the oracle needs under 80 steps), while
@@ -82,43 +98,53 @@
   }
 
   // ---------------------------------------------------------------------------
-  // Field: the guaranteed corridor (a random walk, one 20 u chunk at a time,
-  // deterministic retry) and the cubes (hashed per cell). A field is a pure
-  // function of (seed, level), so clones of a core share it.
+  // Field: the guaranteed corridor (holds and shifts drawn knot by knot from
+  // one stream, so it does not depend on which depth is asked first), its
+  // walls and the cubes (hashed per cell). A field is a pure function of
+  // (seed, level), so clones of a core share it.
   // ---------------------------------------------------------------------------
   function createField(seed, level) {
     return {
       base: hash32(GAME_ID, seed, level),
-      corridorSeed: hash32(GAME_ID, seed, level, "corridor"),
+      rng: makeRng(hash32(GAME_ID, seed, level, "corridor")),
       knots: [0],                 // corridor centre x at z = k * BAND
+      hold: FIRST_HOLD,           // knots still to hold
+      ramp: 0,                    // knots still to shift, by `step` each
+      step: 0,
+      walls: new Map(),           // wall row j -> cube offset in its cells
     };
   }
 
-  function extendCorridor(field, chunk) {
-    const start = field.knots[field.knots.length - 1];
-    for (let k = 0; ; k++) {
-      const rng = makeRng(hash32(field.corridorSeed, chunk, k));
-      const walk = [];
-      let c = start;
-      let ok = true;
-      for (let n = 0; n < KNOTS_PER_CHUNK; n++) {
-        c += (rngNext(rng) * 2 - 1) * CORRIDOR_DRIFT;
-        if (Math.abs(c) > CORRIDOR_SPAN) ok = false;
-        walk.push(c);
-      }
-      if (ok || k >= 50) {
-        for (const v of walk) field.knots.push(v);
-        return;
-      }
+  function extendCorridor(field) {
+    let c = field.knots[field.knots.length - 1];
+    if (field.hold > 0) {
+      field.hold--;
+      field.knots.push(c);
+      return;
+    }
+    if (field.ramp === 0) {
+      let dir = rngNext(field.rng) < 0.5 ? -1 : 1;
+      const shift = SHIFT_MIN + rngNext(field.rng) * (SHIFT_MAX - SHIFT_MIN);
+      if (Math.abs(c + dir * shift) > CORRIDOR_SPAN) dir = -dir;
+      field.ramp = Math.ceil(shift / RAMP_RATE);
+      field.step = dir * shift / field.ramp;
+    }
+    c += field.step;
+    field.knots.push(c);
+    field.ramp--;
+    if (field.ramp === 0) {
+      // The wall stands 1-3 u past the shift's end, inside the hold (>= 5 u).
+      const j = Math.ceil((field.knots.length - 1) * BAND) + 1;
+      field.walls.set(j, -WALL_OFFSET);
+      field.walls.set(j + 1, WALL_OFFSET);
+      field.hold = HOLD_MIN + Math.floor(rngNext(field.rng) * (HOLD_MAX - HOLD_MIN + 1));
     }
   }
 
   function corridorAt(field, z) {
     const f = Math.max(0, z) / BAND;
     const k = Math.floor(f);
-    while (field.knots.length <= k + 1) {
-      extendCorridor(field, Math.floor((field.knots.length - 1) / KNOTS_PER_CHUNK));
-    }
+    while (field.knots.length <= k + 1) extendCorridor(field);
     const a = field.knots[k];
     return a + (field.knots[k + 1] - a) * (f - k);
   }
@@ -131,13 +157,17 @@
   // spans z in [j, j + 1].
   function cubeX(field, i, j) {
     if (j < FIRST_ROW) return NaN;
-    if (cellRand(field.base, i, j, 1) >= densityAt(j)) return NaN;
-    const x = i * CELL_X + (cellRand(field.base, i, j, 2) * 2 - 1) * JITTER;
     // Clear the corridor: the corridor is linear between knots (every 2.5 u),
-    // so its range over [j, j + 1] is spanned by these three samples.
+    // so its range over [j, j + 1] is spanned by these three samples. Drawn
+    // first: it also lays the walls down to row j.
     const c0 = corridorAt(field, j);
     const c1 = corridorAt(field, j + 0.5);
     const c2 = corridorAt(field, j + 1);
+    const wall = field.walls.get(j);
+    let x;
+    if (wall !== undefined) x = i * CELL_X + wall;
+    else if (cellRand(field.base, i, j, 1) >= densityAt(j)) return NaN;
+    else x = i * CELL_X + (cellRand(field.base, i, j, 2) * 2 - 1) * JITTER;
     const lo = Math.min(c0, c1, c2) - CORRIDOR_HALF;
     const hi = Math.max(c0, c1, c2) + CORRIDOR_HALF;
     if (x + CUBE_HALF > lo && x - CUBE_HALF < hi) return NaN;

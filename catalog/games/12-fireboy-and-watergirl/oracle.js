@@ -79,10 +79,11 @@
 
   const ROUTES = {
     1: {
-      watergirl: [go(7, 19), go(12, 19), go(18, 19), go(26, 19), go(32, 19), go(36, 16), go(31, 13),
-        go(20, 13), go(8, 13)],
-      fireboy: [go(11, 19), go(17, 19), go(24, 19), go(32, 19), go(36, 16), go(31, 13),
-        go(26, 13), go(14, 13)],
+      // Over each block, down its far side, and back left into the nook under it.
+      watergirl: [go(7, 19), go(12, 19), go(18, 16), go(21, 19), go(19, 19), go(25, 16), go(29, 19),
+        go(27, 19), go(32, 19), go(36, 16), go(31, 13), go(20, 13), go(8, 13)],
+      fireboy: [go(11, 19), go(18, 16), go(21, 19), go(18, 19), go(25, 16), go(29, 19), go(25, 19),
+        go(32, 19), go(36, 16), go(31, 13), go(26, 13), go(14, 13)],
     },
     2: {
       watergirl: [go(14, 19), go(17, 19), go(23, 19), go(32, 19), go(36, 16), go(31, 13), board("lift"),

@@ -103,7 +103,8 @@
     core.playTicks = 0; // ticks while playing -> gameTimeMs
     core.turnTick = -1e9; // tick and direction of the last turn (drawn tween only)
     core.turnDir = 0;
-    core.turnEvery = 0; // ticks between the last two turns when they went the same way, else 0
+    core.turnEvery = 0; // ticks between the last two turns (spin detection)
+    core.turnAlt = false; // whether the last turn went the other way from the one before
     core.stackVersion = 0; // bumped when any stack changes (renderer cache)
     return core;
   }
@@ -149,7 +150,8 @@
   // dir -1 = counter-clockwise (ArrowLeft), +1 = clockwise (ArrowRight).
   Core.prototype.turn = function (dir) {
     this.rot = mod6(this.rot + dir);
-    this.turnEvery = dir === this.turnDir ? this.ticks - this.turnTick : 0;
+    this.turnEvery = this.ticks - this.turnTick;
+    this.turnAlt = dir !== this.turnDir;
     this.turnTick = this.ticks;
     this.turnDir = dir;
   };
@@ -226,51 +228,68 @@
     return n;
   }
 
-  // A hexagon that keeps turning one way at a steady pace (the last two turns
-  // went the same way SPIN_MAX_EVERY ticks or less apart, and the next is not
-  // overdue) is taken to keep spinning: {dir, every, next} or null.
+  // A hexagon turned at a steady pace (the last two turns SPIN_MAX_EVERY ticks
+  // or less apart, and the next not overdue) is taken to go on that way: spinning
+  // on if they went the same way, wiggling back and forth if not. Its next turns
+  // are judged over a few paces and start times round the measured ones, since
+  // the harness's 0.25 s steps jitter by a tick or two (and a human's more):
+  // an array of {dir, alt, every, next, proj} (proj: the stacks once every
+  // falling block has landed on that timing), or null.
   const SPIN_MAX_EVERY = 40;
-  const SPIN_SLACK = 4; // ticks of timing either side a spin's landing is judged over
+  const SPIN_SLACK = 4; // ticks a spin's next turn may come early or late
+  const SPIN_PACES = [-1, 0, 1]; // ticks a spin's pace may be off
   Core.prototype.spin = function () {
     const every = this.turnEvery;
     if (every <= 0 || every > SPIN_MAX_EVERY || this.ticks - this.turnTick > every + SPIN_SLACK) return null;
-    return { dir: this.turnDir, every: every, next: this.turnTick + every };
+    const out = [];
+    for (const de of SPIN_PACES) {
+      for (const dt of [-SPIN_SLACK, 0, SPIN_SLACK]) {
+        const v = { dir: this.turnDir, alt: this.turnAlt, every: every + de, next: this.turnTick + every + de + dt };
+        v.proj = this.spinProjected(v);
+        out.push(v);
+      }
+    }
+    return out;
   };
 
-  // Turns a spin makes from now to `ticks` ahead.
-  function spinTurns(spin, now, ticks) {
+  // The hexagon's turn (in sides) `ticks` ahead if spin v goes on: a spin adds
+  // one side per turn, a wiggle goes back and forth between two.
+  function spinOffset(v, now, ticks) {
     const t = now + ticks;
-    return t < spin.next ? 0 : Math.floor((t - spin.next) / spin.every) + 1;
+    const n = t < v.next ? 0 : Math.floor((t - v.next) / v.every) + 1;
+    if (v.alt) return n % 2 ? -v.dir : 0;
+    return v.dir * n;
   }
 
-  // The side a block at radius r in `lane` lands on if the spin goes on, its
-  // turns taken `dt` ticks late, against stacks `proj`: its fall followed
-  // tick by tick, since the landing height depends on the side it faces.
-  Core.prototype.spinSide = function (spin, proj, lane, r, dt) {
+  // The side a block at radius r in `lane` lands on if spin v goes on, against
+  // stacks `proj`: its fall followed tick by tick, since the landing height
+  // depends on the side it faces.
+  Core.prototype.spinSide = function (v, proj, lane, r) {
     const step = this.fallSpeed() / TICK_HZ;
     for (let t = 0; ; t++) {
-      const side = mod6(lane - this.rot - spin.dir * spinTurns(spin, this.ticks, t - dt));
+      const side = mod6(lane - this.rot - spinOffset(v, this.ticks, t));
       if (r - (t + 1) * step <= HEX_R + ROW_H * proj[side].length || t > 600) return side;
     }
   };
 
-  // The stacks once every falling block has landed, if the spin goes on.
-  Core.prototype.spinProjected = function (spin) {
+  // The stacks once every falling block has landed, if spin v goes on.
+  Core.prototype.spinProjected = function (v) {
     const proj = this.sides.map((x) => x.slice());
     for (const b of this.falling.slice().sort((p, q) => p.r - q.r)) {
-      proj[this.spinSide(spin, proj, b.lane, b.r, 0)].push(b.c);
+      proj[this.spinSide(v, proj, b.lane, b.r)].push(b.c);
     }
     return proj;
   };
 
-  // Whether a new block would complete a group where a going-on spin lands it:
-  // spinning alone never scores, as keeping still never does.
-  Core.prototype.spinCompletes = function (spin, sproj, lane, colour) {
+  // Whether a new block would complete a group where a going-on spin or wiggle
+  // lands it, on any of the timings: turning by rote never scores, as keeping
+  // still never does.
+  Core.prototype.spinCompletes = function (spin, lane, colour) {
     if (!spin) return false;
-    return [-SPIN_SLACK, 0, SPIN_SLACK].some((dt) => completesGroup(sproj, this.spinSide(spin, sproj, lane, SPAWN_R, dt), colour));
+    return spin.some((v) => completesGroup(v.proj, this.spinSide(v, v.proj, lane, SPAWN_R), colour));
   };
 
-  Core.prototype.pickBlock = function (proj, usedLanes, spin, sproj) {
+  Core.prototype.pickBlock = function (proj, usedLanes, spin) {
     const ncol = this.cfg.colours;
     const maxSides = nextRandom(this.runRng) < this.cfg.open ? 1 : 0;
     let lane = 0;
@@ -280,7 +299,7 @@
       colour = Math.floor(nextRandom(this.runRng) * ncol);
       if (usedLanes.includes(lane)) continue;
       if (completesGroup(proj, this.sideForLane(lane), colour)) continue;
-      if (this.spinCompletes(spin, sproj, lane, colour)) continue;
+      if (this.spinCompletes(spin, lane, colour)) continue;
       if (sidesCompleted(proj, colour) <= maxSides) return { lane, colour };
     }
     // Deterministic fallback: after a random start, the safe (lane, colour) completing on the fewest sides.
@@ -292,7 +311,7 @@
       const l = Math.floor(i / ncol);
       const c = i % ncol;
       if (usedLanes.includes(l) || completesGroup(proj, this.sideForLane(l), c)) continue;
-      if (this.spinCompletes(spin, sproj, l, c)) continue;
+      if (this.spinCompletes(spin, l, c)) continue;
       const n = sidesCompleted(proj, c);
       if (n < bestSides) {
         best = { lane: l, colour: c };
@@ -307,13 +326,12 @@
     const count = nextRandom(this.genRng) < this.cfg.double ? 2 : 1;
     const proj = this.projectedSides();
     const spin = this.spin();
-    const sproj = spin ? this.spinProjected(spin) : null;
     const used = [];
     for (let k = 0; k < count; k++) {
-      const { lane, colour } = this.pickBlock(proj, used, spin, sproj);
+      const { lane, colour } = this.pickBlock(proj, used, spin);
       used.push(lane);
       proj[this.sideForLane(lane)].push(colour);
-      if (spin) sproj[this.spinSide(spin, sproj, lane, SPAWN_R, 0)].push(colour);
+      if (spin) for (const v of spin) v.proj[this.spinSide(v, v.proj, lane, SPAWN_R)].push(colour);
       this.falling.push({ lane, r: SPAWN_R, c: colour });
       this.spawned++;
     }

@@ -33,6 +33,14 @@
   // alive takes walking onto ledges and stopping there.
   const WALL_GAP = 40;
   const PLAT_H = 16;
+  // Ledges come in flights: 3 to 5 in a row near one wall (left edges within
+  // ZONE px of it), then a flight near the other. A figure that wiggles left
+  // and right in place stays in one column of the shaft and drops out of it
+  // during a flight on the far side; following the ledges down takes a
+  // committed walk across the shaft every few ledges.
+  const ZONE = 20;
+  const FLIGHT_MIN = 3;
+  const FLIGHT_MAX = 5;
   const SPACING = 60;             // world px between platforms: ~0.55 s at 110 px/s
   const SPACING_JITTER = 6;
   const RISE0 = 110;
@@ -98,6 +106,8 @@
     core.nextK = 0;
     core.nextY = FIRST_PLAT_Y;
     core.harmRun = 0;             // harmful platforms in a row at the end of plats
+    core.side = -1;               // wall the current flight hugs: 0 left, 1 right (-1: none yet)
+    core.flightLeft = 0;          // ledges still to come in the current flight
     core.flips = {};              // fake platform k -> tick at which it flips away
     // Frozen until the first arrow (a departure shared with 04/09/11/14/26): a
     // passive player would otherwise survive ~8 s and "solve" 21_01 by waiting.
@@ -122,7 +132,7 @@
   // The start platform (the one nearest START_Y) is made normal and central.
   Core.prototype.makePlatform = function (k, y) {
     const rng = this.levelRng;
-    let x = rngInt(rng, SHAFT_L + WALL_GAP, SHAFT_R - WALL_GAP - PLAT_W);
+    let x = this.ledgeX(rng);
     const d = Math.min(1, k / DEEP_AT);
     let r = rngNext(rng);
     let type = TYPES[TYPES.length - 1];
@@ -140,6 +150,18 @@
     }
     this.harmRun = harmful(type) ? this.harmRun + 1 : 0;
     return { k: k, x: x, y: y, type: type };
+  };
+
+  // A spot near the current flight's wall; the first flight's wall is drawn
+  // from the level stream, later ones alternate.
+  Core.prototype.ledgeX = function (rng) {
+    const lo = SHAFT_L + WALL_GAP, hi = SHAFT_R - WALL_GAP - PLAT_W;
+    if (this.flightLeft === 0) {
+      this.side = this.side < 0 ? rngInt(rng, 0, 1) : 1 - this.side;
+      this.flightLeft = rngInt(rng, FLIGHT_MIN, FLIGHT_MAX);
+    }
+    this.flightLeft--;
+    return this.side === 0 ? rngInt(rng, lo, lo + ZONE) : rngInt(rng, hi - ZONE, hi);
   };
 
   Core.prototype.ensurePlatforms = function () {

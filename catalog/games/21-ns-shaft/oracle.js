@@ -1,6 +1,6 @@
 // Reference expert for NS-Shaft.
 //
-// It acts only at step boundaries (one control per 300 ms step), like a model.
+// It acts only at step boundaries (one control per 350 ms step), like a model.
 // Each step it clones the live core (window.__gwCore) and plays every
 // left/right/wait sequence of DEPTH steps. A future is judged by, in order:
 // ticks survived, life left, then its position: well below the ceiling
@@ -10,9 +10,9 @@
 (function () {
   "use strict";
 
-  const DEPTH = 4;              // 1.2 s ahead
-  // A 300 ms step holds 18 ticks, or 19/17 depending on the 16 ms frame phase.
-  const TIMINGS = [[18, 18], [19, 17], [17, 19]];
+  const DEPTH = 4;              // 1.4 s ahead
+  // A 350 ms step holds 21 ticks, or 22/20 depending on the 16 ms frame phase.
+  const TIMINGS = [[21, 21], [22, 20], [20, 22]];
   const MOVES = [
     { control: "wait", args: {}, input: { left: false, right: false } },
     { control: "move_left", args: {}, input: { left: true, right: false } },

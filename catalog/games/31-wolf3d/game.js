@@ -117,7 +117,12 @@
     return null;                  // inside a doorway
   }
 
-  const START = { x: 1.5, y: 6.5, angle: 315 };   // south-west corner, facing north-east
+  // South-west corner, facing north along the west wall. Room A's posts lie
+  // about 20 to 45 degrees to the right of that view (the nearer ones on the
+  // right of the screen), all outside the 7 degree aim cone: a player who only
+  // fires hits nobody and has to turn to face a guard first. (Facing north-east,
+  // the start used to aim straight at the two eastern posts.)
+  const START = { x: 1.5, y: 6.5, angle: 270 };
   // Guard posts per room; the level stream picks two per room and jitters them,
   // so every seed has its own layout. Room A's posts are all more than 5 cells
   // from the start, so nobody notices a player who does nothing.
