@@ -63,11 +63,13 @@
   const CPU_DELAY_TICKS = 15;      // the CPU sees the ball as it was 0.25 s ago
   const CPU_GOAL_SIDE = 60;        // it heads 60 px goal-side (right) of the ball
   const CPU_JUMP_RANGE = 100;
-  const CPU_BACKOFF = 220;
+  const CPU_BACKOFF = 220;         // wrong-side: keep this far behind the ball
   const CPU_HOLD_X = 1000;          // it comes no further out than this while goal-side
   const CPU_BLOCK_VX = 150;        // keeper's jump: only for a ball this fast toward its goal,
-  const CPU_BLOCK_S = 0.2;         // ... due this soon (s, as it was seen),
-  const CPU_BLOCK_RISE = 160;      // ... at most this far above the car's centre         // wrong-side: keep this far behind the ball
+  const CPU_BLOCK_S = 0.2;         // ... due this soon (s),
+  const CPU_BLOCK_RISE = 160;      // ... at most this far above the car's centre
+  const CPU_READ_VX = 800;         // a shot slower than this it reads: it jumps only if the ball would clear its roof
+  const CPU_ROOF_CLEAR = CAR_H / 2 + BALL_R;  // a ball's centre this far above the car's centre passes over its roof
 
   const KICKOFF_TICKS = 48;        // 0.8 s freeze after a goal and at the start
   const PLAYER_START_X = 320;
@@ -188,7 +190,10 @@
   };
 
   // Deterministic, beatable CPU: chases a point goal-side of where the ball
-  // was 0.25 s ago, never boosts, jumps only for a descending ball nearby.
+  // was 0.25 s ago, never boosts, jumps only for a descending ball nearby or
+  // to block a shot. Its jumps watch the ball as it is: judged from the old
+  // view, a ball driven along the floor from the kickoff (holding d) made it
+  // jump late or for nothing and rolled in under it.
   Core.prototype.driveCpu = function () {
     const car = this.cpu;
     const h = this.history;
@@ -215,8 +220,10 @@
       // ball knocked straight ahead from the kickoff meets it there.
       const gap = Math.max(seen.x + CPU_GOAL_SIDE, CPU_HOLD_X) - car.x;
       dir = Math.abs(gap) < 6 ? 0 : Math.sign(gap);
-      const above = car.y - seen.y;
-      if (car.onGround && seen.vy > 0 && Math.abs(seen.x - car.x) < CPU_JUMP_RANGE && above > 40 && above < 220) {
+      // A ball dropping onto it from above its roof it heads; one that low it
+      // meets with its body (a jump would let it under).
+      const above = car.y - b.y;
+      if (car.onGround && b.vy > 0 && Math.abs(b.x - car.x) < CPU_JUMP_RANGE && above > CPU_ROOF_CLEAR && above < 220) {
         car.vy = JUMP_VY;
         car.onGround = false;
       }
@@ -224,11 +231,15 @@
       // reaches and due within CPU_BLOCK_S, is met in the air. A straight
       // drive into the kickoff ball lofts it just over the car's roof, so this
       // is what makes a shot need aim (a higher loft, or a ball off the wall).
-      const ahead = car.x - seen.x;
-      if (car.onGround && seen.vx > CPU_BLOCK_VX && ahead > 0) {
-        const t = ahead / seen.vx;
-        const rise = car.y - (seen.y + seen.vy * t + 0.5 * GRAVITY * t * t);
-        if (t < CPU_BLOCK_S && rise > CAR_H / 2 && rise < CPU_BLOCK_RISE) {
+      // A shot no faster than a car hits without boost it reads, and stays
+      // down for a ball that would strike its body; a hard (boosted) low shot
+      // it can only guess at: it jumps for it and the ball may pass under.
+      const ahead = car.x - b.x;
+      if (car.onGround && b.vx > CPU_BLOCK_VX && ahead > 0) {
+        const t = ahead / b.vx;
+        const rise = car.y - (b.y + b.vy * t + 0.5 * GRAVITY * t * t);
+        const low = b.vx < CPU_READ_VX ? CPU_ROOF_CLEAR : CAR_H / 2;
+        if (t < CPU_BLOCK_S && rise > low && rise < CPU_BLOCK_RISE) {
           car.vy = JUMP_VY;
           car.onGround = false;
         }
